@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { PlatformModule } from '@platform/runtime';
+import { ProxyModule } from './app/proxy/proxy.module';
+import { GatewayEnv } from './config/env';
+
+@Module({
+  imports: [PlatformModule.forRoot({ service: 'gateway', env: GatewayEnv, redis: false }), ProxyModule],
+})
+export class AppModule {}

@@ -1,0 +1,52 @@
+import { buildRoutes, DEFAULT_ROUTES, matchRoute, matchUpstreamHealth } from './route-table';
+
+const upstreams = {
+  iam: 'http://iam:3001',
+  guardrails: 'http://guardrails:3002',
+  kb: 'http://kb:3003/',
+  evidence: 'http://evidence:3004',
+};
+
+describe('gateway route table', () => {
+  const routes = buildRoutes(DEFAULT_ROUTES, upstreams);
+
+  it.each([
+    ['/oauth/token', 'http://iam:3001'],
+    ['/.well-known/jwks.json', 'http://iam:3001'],
+    ['/api/iam/v1/applications/x/client', 'http://iam:3001'],
+    ['/login?next=/', 'http://iam:3001'],
+    ['/guardrails/api/overview', 'http://guardrails:3002'],
+    ['/api/kb/chat', 'http://kb:3003'],
+    ['/api/auth/token', 'http://kb:3003'],
+    ['/mcp/kb', 'http://kb:3003'],
+    ['/widget/embed.js', 'http://kb:3003'],
+    ['/evidence-risk-review/reviews', 'http://evidence:3004'],
+  ])('sends %s to %s', (url, upstream) => {
+    expect(matchRoute(routes, url)?.upstream).toBe(upstream);
+  });
+
+  it.each(['/oauthx', '/api', '/api/kbx/chat', '/', '/health/ready', '/widgets'])('does not route %s', (url) => {
+    expect(matchRoute(routes, url)).toBeUndefined();
+  });
+
+  it('prefers the longest prefix', () => {
+    const custom = buildRoutes({ '/api': 'http://a:1', '/api/kb': 'http://b:2' }, upstreams);
+    expect(matchRoute(custom, '/api/kb/x')?.upstream).toBe('http://b:2');
+    expect(matchRoute(custom, '/api/other')?.upstream).toBe('http://a:1');
+  });
+
+  it('refuses a route without a usable upstream', () => {
+    expect(() => buildRoutes({ '/x': 'nowhere' }, upstreams)).toThrow(/no valid upstream/);
+    expect(() => buildRoutes({ x: 'iam' }, upstreams)).toThrow(/must start with/);
+  });
+
+  it('maps /health/<upstream>/<probe> to that upstream', () => {
+    expect(matchUpstreamHealth(routes, '/health/kb/ready')).toEqual({
+      route: expect.objectContaining({ name: 'kb', upstream: 'http://kb:3003' }),
+      path: '/health/ready',
+    });
+    expect(matchUpstreamHealth(routes, '/health/iam/live')?.path).toBe('/health/live');
+    expect(matchUpstreamHealth(routes, '/health/nobody/ready')).toBeUndefined();
+    expect(matchUpstreamHealth(routes, '/health/ready')).toBeUndefined();
+  });
+});

@@ -1,0 +1,69 @@
+export type UpstreamName = 'iam' | 'guardrails' | 'kb' | 'evidence';
+
+/** ARCHITECTURE.md "Gateway routes": a contract clients, scripts and tests rely on. */
+export const DEFAULT_ROUTES: Record<string, UpstreamName> = {
+  '/oauth': 'iam',
+  '/.well-known': 'iam',
+  '/api/iam': 'iam',
+  '/login': 'iam',
+  '/guardrails/api': 'guardrails',
+  '/api/auth': 'kb',
+  '/api/kb': 'kb',
+  '/api/admin': 'kb',
+  '/api/widget': 'kb',
+  '/api/me': 'kb',
+  '/api/notifications': 'kb',
+  '/api/chat-filter-presets': 'kb',
+  '/api/conversations': 'kb',
+  '/api/system-admin': 'kb',
+  '/mcp/kb': 'kb',
+  '/widget': 'kb',
+  '/evidence-risk-review': 'evidence',
+};
+
+export interface Route {
+  prefix: string;
+  /** Base URL of the upstream. */
+  upstream: string;
+  /** Upstream name (iam, kb, …) or, for a custom URL target, the URL itself. */
+  name: string;
+}
+
+/**
+ * Resolves route targets to upstream base URLs and orders them longest prefix first, so
+ * `/api/kb` wins over a hypothetical `/api`. A prefix matches at a path-segment boundary only:
+ * `/oauth` matches `/oauth/token` and `/oauth?x`, never `/oauthx`.
+ */
+export function buildRoutes(table: Record<string, string>, upstreams: Record<UpstreamName, string>): Route[] {
+  return Object.entries(table)
+    .map(([prefix, target]) => {
+      if (!prefix.startsWith('/')) throw new Error(`gateway route "${prefix}" must start with /`);
+      const upstream = target in upstreams ? upstreams[target as UpstreamName] : target;
+      if (!/^https?:\/\//.test(upstream)) throw new Error(`gateway route "${prefix}" has no valid upstream ("${target}")`);
+      return { prefix: prefix.replace(/\/+$/, ''), upstream: upstream.replace(/\/+$/, ''), name: target };
+    })
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+export function matchRoute(routes: Route[], url: string): Route | undefined {
+  for (const route of routes) {
+    if (!url.startsWith(route.prefix)) continue;
+    const next = url.charCodeAt(route.prefix.length);
+    // end of string, '/', '?' or '#'
+    if (Number.isNaN(next) || next === 47 || next === 63 || next === 35) return route;
+  }
+  return undefined;
+}
+
+const UPSTREAM_HEALTH = /^\/health\/([a-z0-9-]+)\/(live|ready)\/?$/;
+
+/**
+ * `/health/<upstream>/(live|ready)` on the gateway reaches that service's own health endpoint,
+ * so an operator can check every service through the one public address.
+ */
+export function matchUpstreamHealth(routes: Route[], url: string): { route: Route; path: string } | undefined {
+  const m = UPSTREAM_HEALTH.exec(url);
+  if (!m) return undefined;
+  const route = routes.find((r) => r.name === m[1]);
+  return route ? { route, path: `/health/${m[2]}` } : undefined;
+}

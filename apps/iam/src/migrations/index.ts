@@ -1,0 +1,4 @@
+import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+
+/** Every migration, in order; bundled into the build (no file globbing at runtime). */
+export const migrations = [InitialSchema1763800000000];

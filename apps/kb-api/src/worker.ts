@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runOrExit, startWorker } from '@platform/runtime';
+import { WorkerModule } from './worker.module';
+
+runOrExit('kb-api-worker', () => startWorker(WorkerModule));

@@ -1,0 +1,58 @@
+import nx from '@nx/eslint-plugin';
+
+/** Which kinds of project each kind may import (ARCHITECTURE.md, reference/platform.md §2). */
+const typeRules = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
+  {
+    sourceTag: 'type:contract',
+    onlyDependOnLibsWithTags: ['type:contract'],
+    bannedExternalImports: ['typeorm', '@nestjs/typeorm', 'bullmq', '@nestjs/bullmq', 'ioredis', 'pg'],
+  },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] },
+];
+
+const scopeRules = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  ...['iam', 'guardrails', 'kb', 'evidence', 'gateway'].map((s) => ({
+    sourceTag: `scope:${s}`,
+    onlyDependOnLibsWithTags: [`scope:${s}`, 'scope:shared'],
+  })),
+];
+
+const boundaries = (extraTypeRules = []) => [
+  'error',
+  {
+    enforceBuildableLibDependency: true,
+    banTransitiveDependencies: false,
+    allow: [],
+    depConstraints: [...typeRules.map((r) => ({ ...r, onlyDependOnLibsWithTags: [...r.onlyDependOnLibsWithTags, ...extraTypeRules] })), ...scopeRules],
+  },
+];
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/tmp', 'tools/bin', '**/*.js', '**/*.mjs', '**/*.cjs', '.nx'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(),
+      // Deep imports into another project's internals bypass its public index.
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/**'], message: 'import from the package root' }] }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+      // Env classes need explicit property types: class-transformer reads them from decorator metadata.
+      '@typescript-eslint/no-inferrable-types': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Tests may use the testing library (JWKS issuer, database provisioning); production code may not.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
+  },
+];

@@ -1,0 +1,3 @@
+const { getJestProjectsAsync } = require('@nx/jest');
+
+module.exports = async () => ({ projects: await getJestProjectsAsync() });

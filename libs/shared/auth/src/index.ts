@@ -1,0 +1,5 @@
+export * from './jwt-verifier';
+export * from './principal';
+export * from './decorators';
+export * from './jwt-auth.guard';
+export * from './auth.module';

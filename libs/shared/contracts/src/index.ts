@@ -1,0 +1,4 @@
+export * from './scopes';
+export * from './queues';
+export * from './tokens';
+export * from './services';

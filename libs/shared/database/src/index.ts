@@ -1,0 +1,2 @@
+export * from './snake-naming.strategy';
+export * from './data-source';

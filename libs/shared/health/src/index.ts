@@ -1,0 +1,4 @@
+export * from './draining.service';
+export * from './readiness.service';
+export * from './health.controller';
+export * from './health.module';

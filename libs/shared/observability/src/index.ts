@@ -1,0 +1,5 @@
+export * from './logging.module';
+export * from './domain-error';
+export * from './problem-details.filter';
+export * from './validation';
+export * from './metrics.module';

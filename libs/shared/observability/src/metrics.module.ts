@@ -1,0 +1,69 @@
+import { Controller, Get, Header, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+export const METRICS_REGISTRY = Symbol.for('platform.METRICS_REGISTRY');
+
+/** One registry per process: default Node metrics plus an HTTP duration histogram. */
+export function createRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+@Injectable()
+export class HttpMetricsMiddleware implements NestMiddleware {
+  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(@Inject(METRICS_REGISTRY) registry: Registry) {
+    // Nest may construct a middleware more than once; the registry keeps the one histogram.
+    const name = 'http_server_request_duration_seconds';
+    const existing = registry.getSingleMetric(name) as Histogram<'method' | 'route' | 'status'> | undefined;
+    this.duration = existing ?? new Histogram({
+      name,
+      help: 'Duration of HTTP requests by route template',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const end = this.duration.startTimer();
+    res.once('finish', () => {
+      // The route template (not the raw URL) keeps label cardinality bounded.
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      end({ method: req.method, route: `${req.baseUrl ?? ''}${route}`, status: String(res.statusCode) });
+    });
+    next();
+  }
+}
+
+@Controller('metrics')
+export class MetricsController {
+  constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  async metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+@Module({})
+export class MetricsModule implements NestModule {
+  static forRoot(service: string) {
+    return {
+      module: MetricsModule,
+      global: true,
+      controllers: [MetricsController],
+      providers: [{ provide: METRICS_REGISTRY, useValue: createRegistry(service) }, HttpMetricsMiddleware],
+      exports: [METRICS_REGISTRY],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('{*path}');
+  }
+}

@@ -1,0 +1,68 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from './domain-error';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code?: string;
+  [extension: string]: unknown;
+}
+
+const PROBLEM_BASE = 'https://errors.platform.local/';
+
+function titleFor(status: number): string {
+  const name = HttpStatus[status];
+  return name ? name.toLowerCase().replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) : 'Error';
+}
+
+/** Maps any thrown value to a problem document; 5xx never exposes internals. */
+export function toProblem(exception: unknown, instance?: string): ProblemDetails {
+  if (exception instanceof DomainError) {
+    return {
+      type: PROBLEM_BASE + exception.code,
+      title: titleFor(exception.status),
+      status: exception.status,
+      detail: exception.message,
+      instance,
+      code: exception.code,
+      ...(exception.details ?? {}),
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    const extra = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const message = typeof body === 'string' ? body : (extra['message'] as unknown);
+    const code = typeof extra['code'] === 'string' ? (extra['code'] as string) : HttpStatus[status]?.toLowerCase() ?? 'error';
+    const { message: _m, statusCode: _s, error: _e, ...rest } = extra;
+    return {
+      type: PROBLEM_BASE + code,
+      title: titleFor(status),
+      status,
+      detail: Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message,
+      instance,
+      code,
+      ...rest,
+    };
+  }
+  return { type: PROBLEM_BASE + 'internal_error', title: 'Internal server error', status: 500, instance, code: 'internal_error' };
+}
+
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemDetailsFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const problem = toProblem(exception, req?.originalUrl);
+    if (problem.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (res.headersSent) return;
+    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+  }
+}

@@ -1,0 +1,24 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { FieldError, ValidationFailedError } from './domain-error';
+
+function flatten(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+/**
+ * Strict body/query validation: unknown properties are refused and every problem names its field
+ * (`documents.3.source_path: ...`), answered as 422 with `errors: [{field, message}]`.
+ */
+export function createValidationPipe(status = 422): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    exceptionFactory: (errors) => new ValidationFailedError(flatten(errors), status),
+  });
+}

@@ -1,0 +1,4 @@
+export * from './redis';
+export * from './job-options';
+export * from './redis.module';
+export * from './queue.module';

@@ -1,0 +1,59 @@
+import { ExceptionFilter, INestApplication, Type } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DrainingService } from '@platform/health';
+import { createValidationPipe, ProblemDetailsFilter } from '@platform/observability';
+import { Logger } from 'nestjs-pino';
+
+export interface HttpAppOptions {
+  /** Global filter; areas with their own error shape pass theirs (OAuth, guardrails envelope). */
+  filter?: ExceptionFilter;
+  /** App-specific setup (Swagger, cookie parsers, the gateway's proxy); runs before Nest registers body parsers and routes. */
+  configure?: (app: INestApplication) => void | Promise<void>;
+  /** Express body-parser limit for JSON and urlencoded bodies. */
+  bodyLimit?: string;
+}
+
+/** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
+export function applyPlatformHttpSetup(app: INestApplication, options: HttpAppOptions = {}): void {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(options.filter ?? new ProblemDetailsFilter());
+  app.enableShutdownHooks();
+  const express = app.getHttpAdapter().getInstance();
+  express.disable('x-powered-by');
+  express.set('trust proxy', 'loopback, linklocal, uniquelocal');
+}
+
+/**
+ * Creates, configures and starts a service's HTTP server. The process stops with a clear message
+ * when env validation fails (ConfigModule throws during create).
+ */
+export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOptions = {}): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
+    bufferLogs: true,
+    // Let boot errors (bad env, unreachable database) reach the caller instead of aborting
+    // the process from inside Nest, so main.ts can print one clear line and exit 1.
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  if (options.bodyLimit) app.useBodyParser('json', { limit: options.bodyLimit });
+  applyPlatformHttpSetup(app, options);
+  await options.configure?.(app);
+  const config = app.get(ConfigService);
+  app.get(DrainingService).graceMs = config.get<number>('SHUTDOWN_GRACE_MS') ?? 0;
+  const port = config.get<number>('PORT') ?? 3000;
+  const host = config.get<string>('HOST') ?? '127.0.0.1';
+  await app.listen(port, host);
+  app.get(Logger).log(`listening on http://${host}:${port}`);
+  return app;
+}
+
+/** For main.ts/worker.ts: start, or print why not (naming the bad env variable) and exit 1. */
+export function runOrExit(service: string, start: () => Promise<unknown>): void {
+  start().catch((e: unknown) => {
+    const detail = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`${service} cannot start: ${detail}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,4 @@
+export * from './http-app';
+export * from './worker-app';
+export * from './cli';
+export * from './platform.module';

@@ -1,0 +1,2 @@
+export * from './jwks-issuer';
+export * from './test-database';

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+export interface TestDatabase {
+  name: string;
+  /** Server URL with the path set to this database. */
+  url: string;
+  /** Server URL (path untouched) for apps that take a server URL plus DATABASE_NAME. */
+  serverUrl: string;
+  drop(): Promise<void>;
+}
+
+function adminUrl(serverUrl: string): string {
+  const u = new URL(serverUrl);
+  u.pathname = '/postgres';
+  return u.toString();
+}
+
+/** A fresh, empty database per test file on the provisioned server; drop() removes it. */
+export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('DATABASE_URL is not set: run tests through npm test or nx test');
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`.toLowerCase();
+  const admin = new Client({ connectionString: adminUrl(serverUrl) });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    serverUrl,
+    drop: async () => {
+      const c = new Client({ connectionString: adminUrl(serverUrl) });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** A Redis key prefix unique to one test file, so parallel files never see each other's queues. */
+export function testRedisPrefix(label = 't'): string {
+  return `${label}-${randomBytes(4).toString('hex')}`;
+}

@@ -1,0 +1,48 @@
+// The local topology `npm start` and the system tests run: one process per service (plus the
+// BullMQ workers), each on its fixed loopback port, the gateway in front (ARCHITECTURE.md).
+// `route` is the upstream's name in the gateway's route table.
+export const SERVICES = [
+  { name: 'iam', route: 'iam', port: 3001, database: 'iam', worker: { healthPort: 3101 } },
+  { name: 'guardrails-admin', route: 'guardrails', port: 3002, database: 'guardrails' },
+  { name: 'kb-api', route: 'kb', port: 3003, database: 'kb', worker: { healthPort: 3103 } },
+  { name: 'evidence-review', route: 'evidence', port: 3004, database: 'evidence' },
+];
+
+export const GATEWAY = { name: 'gateway', port: 8080 };
+
+/** Per-service env for a local run: its database, a Redis prefix, and the demo switches on. */
+export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets }) {
+  const base = {
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    IAM_JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
+    IAM_ISSUER: gatewayUrl,
+    JWT_AUDIENCE: 'platform',
+    ...secrets,
+  };
+  if (!service.database) return base;
+  return {
+    ...base,
+    PORT: String(service.port),
+    DATABASE_NAME: process.env[`${service.database.toUpperCase()}_DATABASE_NAME`] ?? service.database,
+    REDIS_PREFIX: service.name,
+    ...(service.worker ? { WORKER_HEALTH_PORT: String(service.worker.healthPort) } : {}),
+    // Features the spec switches off by default are switched on for the demo (ARCHITECTURE.md).
+    EVIDENCE_API_ENABLED: 'true',
+  };
+}
+
+export function gatewayEnv({ port }) {
+  const env = { NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port) };
+  for (const [key, svc] of [
+    ['UPSTREAM_IAM_URL', 'iam'],
+    ['UPSTREAM_GUARDRAILS_URL', 'guardrails-admin'],
+    ['UPSTREAM_KB_URL', 'kb-api'],
+    ['UPSTREAM_EVIDENCE_URL', 'evidence-review'],
+  ]) {
+    env[key] = `http://127.0.0.1:${SERVICES.find((s) => s.name === svc).port}`;
+  }
+  return env;
+}

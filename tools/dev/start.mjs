@@ -1,0 +1,159 @@
+// `npm start`: installs dependencies when missing, provisions Postgres and Redis (tools/dev/infra.mjs),
+// builds the apps, migrates and seeds each service, starts every service, worker and the gateway,
+// waits until all are ready, and prints where to go. Ctrl-C stops everything; data is kept.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const say = (msg) => process.stdout.write(`${msg}\n`);
+
+if (!existsSync(path.join(root, 'node_modules', '.bin', 'nx'))) {
+  say('Installing dependencies (npm ci)…');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const { provisionInfra } = await import('./infra.mjs');
+const { SERVICES, GATEWAY, serviceEnv, gatewayEnv } = await import('./services.mjs');
+
+const dataDir = path.join(root, '.data');
+const logDir = path.join(dataDir, 'logs');
+mkdirSync(logDir, { recursive: true });
+
+/** Dev-only keys, made once and kept so data encrypted in one run still decrypts in the next. */
+function devSecrets() {
+  const file = path.join(dataDir, 'dev-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const key = () => randomBytes(32).toString('base64');
+  const secrets = {
+    CRYPTO_KEYRING: `dev1:${key()}`,
+    SECRET_PEPPERS: `dev1:${key()}`,
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+const gatewayPort = Number(process.env.PORT ?? GATEWAY.port);
+const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+
+say('Provisioning Postgres and Redis…');
+const infra = await provisionInfra({ purpose: 'dev' });
+const ctx = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, gatewayUrl, secrets: devSecrets() };
+
+say('Building the services (cached after the first run)…');
+const build = spawnSync(path.join(root, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build', '--parallel=2', '--output-style=static'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+});
+if (build.status !== 0) {
+  await infra.stop();
+  say('Build failed; see the output above.');
+  process.exit(1);
+}
+
+const dist = (name, entry) => path.join(root, 'dist', 'apps', name, entry);
+
+for (const svc of SERVICES) {
+  for (const task of ['migrate', 'seed']) {
+    const r = spawnSync(process.execPath, [dist(svc.name, 'cli.js'), task], {
+      cwd: root,
+      env: { ...process.env, ...serviceEnv(svc, ctx) },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) {
+      say(`${svc.name} ${task} failed:\n${r.stderr}`);
+      await infra.stop();
+      process.exit(1);
+    }
+  }
+}
+say('Databases migrated and seeded.');
+
+const children = [];
+function launch(label, file, env) {
+  const log = createWriteStream(path.join(logDir, `${label}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  child.on('exit', (code, signal) => {
+    if (!stopping) say(`${label} exited (${code ?? signal}); see ${path.relative(root, path.join(logDir, `${label}.log`))}`);
+  });
+  children.push({ label, child });
+}
+
+let stopping = false;
+for (const svc of SERVICES) {
+  launch(svc.name, dist(svc.name, 'main.js'), serviceEnv(svc, ctx));
+  if (svc.worker) launch(`${svc.name}-worker`, dist(svc.name, 'worker.js'), serviceEnv(svc, ctx));
+}
+launch('gateway', dist('gateway', 'main.js'), gatewayEnv({ port: gatewayPort }));
+
+async function ready(url) {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return r.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+const probes = [
+  ...SERVICES.map((s) => ({ label: s.name, url: `${gatewayUrl}/health/${s.route}/ready` })),
+  ...SERVICES.filter((s) => s.worker).map((s) => ({ label: `${s.name}-worker`, url: `http://127.0.0.1:${s.worker.healthPort}/health/ready` })),
+  { label: 'gateway', url: `${gatewayUrl}/health/ready` },
+];
+const deadline = Date.now() + 180_000;
+const pending = new Set(probes.map((p) => p.label));
+while (pending.size && Date.now() < deadline) {
+  for (const p of probes) if (pending.has(p.label) && (await ready(p.url))) pending.delete(p.label);
+  if (pending.size) await new Promise((r) => setTimeout(r, 300));
+}
+if (pending.size) say(`Not ready after 3 minutes: ${[...pending].join(', ')} (logs in .data/logs/)`);
+
+say(`
+The platform is up.
+
+  gateway            ${gatewayUrl}
+  iam                http://127.0.0.1:3001   (worker health http://127.0.0.1:3101/health/ready)
+  guardrails-admin   http://127.0.0.1:3002
+  kb-api             http://127.0.0.1:3003   (worker health http://127.0.0.1:3103/health/ready)
+  evidence-review    http://127.0.0.1:3004
+  Postgres           ${infra.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Redis              ${infra.redisUrl}
+  logs               .data/logs/<service>.log
+
+Try:
+  curl ${gatewayUrl}/health/ready
+  curl ${gatewayUrl}/health/kb/ready
+
+Ctrl-C stops everything; the data is kept for the next run.
+`);
+
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  say('\nStopping…');
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await infra.stop();
+  say('Stopped.');
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

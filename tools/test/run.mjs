@@ -1,0 +1,57 @@
+// `npm test`: provisions Postgres and Redis once (see tools/dev/infra.mjs), then runs lint (module
+// boundaries at error level), the typecheck, and every Jest project (unit, integration, e2e,
+// Helm/Docker checks) against them. Exits non-zero when any step fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { provisionInfra } from '../dev/infra.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const only = process.argv.slice(2);
+
+function step(name, cmd, args, env = {}) {
+  if (only.length && !only.includes(name)) return true;
+  process.stdout.write(`\n=== ${name}: ${[path.basename(cmd), ...args].join(' ')}\n`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = r.status === 0;
+  process.stdout.write(`=== ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return ok;
+}
+
+if (!existsSync(path.join(root, 'node_modules'))) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const infra = await provisionInfra({ purpose: 'test' });
+const env = {
+  DATABASE_URL: infra.databaseUrl,
+  REDIS_URL: infra.redisUrl,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NODE_ENV: 'test',
+};
+mkdirSync(path.join(root, 'tmp'), { recursive: true });
+const report = path.join(root, 'tmp', 'jest-report.json');
+
+let ok = true;
+try {
+  ok = step('lint', bin('eslint'), ['--max-warnings', '0', 'apps', 'libs', 'k8s', 'tools'], env) && ok;
+  ok = step('typecheck', bin('tsc'), ['-p', 'tsconfig.typecheck.json', '--noEmit'], env) && ok;
+  ok = step('build', bin('nx'), ['run-many', '-t', 'build', '--parallel=2', '--output-style=static'], env) && ok;
+  ok =
+    step('jest', bin('jest'), ['-c', 'jest.config.js', '--ci', '--maxWorkers=2', '--json', `--outputFile=${report}`], env) &&
+    ok;
+} finally {
+  await infra.stop();
+}
+
+if (existsSync(report) && (!only.length || only.includes('jest'))) {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  // A plain closing line CI can read regardless of the runner.
+  process.stdout.write(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed\n`);
+}
+process.exit(ok ? 0 : 1);
