@@ -39,8 +39,37 @@ function devSecrets() {
 const gatewayPort = Number(process.env.PORT ?? GATEWAY.port);
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 
+const children = [];
+let stopping = false;
+let infra;
+
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  say('\nStopping…');
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await infra?.stop();
+  say('Stopped.');
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+
 say('Provisioning Postgres and Redis…');
-const infra = await provisionInfra({ purpose: 'dev' });
+infra = await provisionInfra({ purpose: 'dev' });
 const ctx = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, gatewayUrl, secrets: devSecrets() };
 
 say('Building the services (cached after the first run)…');
@@ -73,7 +102,6 @@ for (const svc of SERVICES) {
 }
 say('Databases migrated and seeded.');
 
-const children = [];
 function launch(label, file, env) {
   const log = createWriteStream(path.join(logDir, `${label}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -85,7 +113,6 @@ function launch(label, file, env) {
   children.push({ label, child });
 }
 
-let stopping = false;
 for (const svc of SERVICES) {
   launch(svc.name, dist(svc.name, 'main.js'), serviceEnv(svc, ctx));
   if (svc.worker) launch(`${svc.name}-worker`, dist(svc.name, 'worker.js'), serviceEnv(svc, ctx));
@@ -133,27 +160,3 @@ Try:
 Ctrl-C stops everything; the data is kept for the next run.
 `);
 
-async function shutdown() {
-  if (stopping) return;
-  stopping = true;
-  say('\nStopping…');
-  await Promise.all(
-    children.map(
-      ({ child }) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  await infra.stop();
-  say('Stopped.');
-  process.exit(0);
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);

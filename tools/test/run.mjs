@@ -39,7 +39,7 @@ const report = path.join(root, 'tmp', 'jest-report.json');
 
 let ok = true;
 try {
-  ok = step('lint', bin('eslint'), ['--max-warnings', '0', 'apps', 'libs', 'k8s', 'tools'], env) && ok;
+  ok = step('lint', bin('eslint'), ['--max-warnings', '0', '.'], env) && ok;
   ok = step('typecheck', bin('tsc'), ['-p', 'tsconfig.typecheck.json', '--noEmit'], env) && ok;
   ok = step('build', bin('nx'), ['run-many', '-t', 'build', '--parallel=2', '--output-style=static'], env) && ok;
   ok =

@@ -58,7 +58,8 @@ export class MetricsModule implements NestModule {
       module: MetricsModule,
       global: true,
       controllers: [MetricsController],
-      providers: [{ provide: METRICS_REGISTRY, useValue: createRegistry(service) }, HttpMetricsMiddleware],
+      // A factory, not a value: each app instance (tests boot several per process) gets its own registry.
+      providers: [{ provide: METRICS_REGISTRY, useFactory: () => createRegistry(service) }, HttpMetricsMiddleware],
       exports: [METRICS_REGISTRY],
     };
   }

@@ -10,7 +10,15 @@ import { Logger } from 'nestjs-pino';
  * WORKER_HEALTH_PORT, so Kubernetes can probe it like the API. On SIGTERM the draining flag turns
  * readiness red and Nest's shutdown closes BullMQ workers, which wait for active jobs.
  */
-export async function startWorker(workerModule: Type<unknown>): Promise<INestApplicationContext> {
+export interface WorkerHandle {
+  context: INestApplicationContext;
+  /** Base URL of the health listener. */
+  healthUrl: string;
+  /** Drains (readiness red), closes the health listener and the Nest context (BullMQ waits for active jobs). */
+  close(): Promise<void>;
+}
+
+export async function startWorker(workerModule: Type<unknown>): Promise<WorkerHandle> {
   const ctx = await NestFactory.createApplicationContext(workerModule, { bufferLogs: true, abortOnError: false });
   const logger = ctx.get(Logger);
   ctx.useLogger(logger);
@@ -21,11 +29,20 @@ export async function startWorker(workerModule: Type<unknown>): Promise<INestApp
   const server = healthServer(ctx.get(ReadinessService), ctx.get(DrainingService));
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
-  logger.log(`worker health on http://${host}:${typeof address === 'object' && address ? address.port : port}`);
-  const close = () => server.close();
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
-  return ctx;
+  const healthUrl = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
+  logger.log(`worker health on ${healthUrl}`);
+  const stopListening = () => server.close();
+  process.once('SIGTERM', stopListening);
+  process.once('SIGINT', stopListening);
+  return {
+    context: ctx,
+    healthUrl,
+    close: async () => {
+      ctx.get(DrainingService).startDraining();
+      stopListening();
+      await ctx.close();
+    },
+  };
 }
 
 export function healthServer(readiness: ReadinessService, draining: DrainingService): Server {

@@ -1,2 +1,3 @@
 export * from './jwks-issuer';
 export * from './test-database';
+export * from './service-suite';

@@ -1,0 +1,78 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { REDACT_PATHS, requestIdFor } from './logging.module';
+import { toProblem } from './problem-details.filter';
+import { DomainError, ValidationFailedError } from './domain-error';
+import { HttpException } from '@nestjs/common';
+
+function capture(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  });
+  return { stream, lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)) };
+}
+
+describe('log redaction', () => {
+  it('censors secrets wherever the redact paths name them', () => {
+    const out = capture();
+    const logger = pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, out.stream);
+    logger.info(
+      {
+        req: { headers: { authorization: 'Bearer abc', cookie: 'sid=1', accept: 'json' } },
+        body: { password: 'hunter2', client_secret: 'cs', refresh_token: 'rt', name: 'ok' },
+        user: { token: 'kbp_x' },
+      },
+      'request',
+    );
+    const [line] = out.lines();
+    const text = JSON.stringify(line);
+    for (const secret of ['Bearer abc', 'sid=1', 'hunter2', '"cs"', '"rt"', 'kbp_x']) expect(text).not.toContain(secret);
+    expect(line).toMatchObject({ body: { name: 'ok' }, req: { headers: { accept: 'json' } } });
+  });
+});
+
+describe('request ids', () => {
+  const make = (id?: string) => {
+    const req = new IncomingMessage(new Socket());
+    if (id !== undefined) req.headers['x-request-id'] = id;
+    return { req, res: new ServerResponse(req) };
+  };
+
+  it('keeps a well-formed incoming id and echoes it', () => {
+    const { req, res } = make('abc-123');
+    expect(requestIdFor(req, res)).toBe('abc-123');
+    expect(res.getHeader('x-request-id')).toBe('abc-123');
+  });
+
+  it('replaces a missing, oversized or unsafe id', () => {
+    for (const bad of [undefined, 'x'.repeat(200), 'a b', 'a\nb']) {
+      const { req, res } = make(bad);
+      expect(requestIdFor(req, res)).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('problem details', () => {
+  it('maps domain errors with their code and extensions', () => {
+    const p = toProblem(new ValidationFailedError([{ field: 'documents.0.source_path', message: 'is required' }]), '/x');
+    expect(p).toMatchObject({ status: 422, code: 'validation_failed', errors: [{ field: 'documents.0.source_path' }], instance: '/x' });
+    expect(toProblem(new DomainError('quota', 429, 'slow down'))).toMatchObject({ status: 429, code: 'quota', detail: 'slow down' });
+  });
+
+  it('maps Nest HTTP exceptions and hides internals of unknown errors', () => {
+    expect(toProblem(new HttpException({ code: 'insufficient_scope', message: 'missing x' }, 403))).toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+      detail: 'missing x',
+    });
+    const internal = toProblem(new Error('password=hunter2 in SQL'));
+    expect(internal).toEqual(expect.objectContaining({ status: 500, code: 'internal_error' }));
+    expect(JSON.stringify(internal)).not.toContain('hunter2');
+  });
+});
