@@ -1,0 +1,75 @@
+// Helpers shared by the benchmark scripts: start built services as child processes, wait for
+// readiness, run autocannon, and summarise. Traffic only ever goes to 127.0.0.1.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function startDist(app, entry, env) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps', app, entry)], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+export async function waitReady(url, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+}
+
+export function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs autocannon and returns latency percentiles (ms), throughput and error counts. */
+export async function load(options) {
+  const result = await autocannon({ connections: 50, duration: 10, ...options });
+  return {
+    requests_per_sec: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p90_ms: result.latency.p90,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * Sequential requests over one keep-alive connection, timed with hrtime: the unloaded latency
+ * at microsecond resolution (autocannon reports whole milliseconds).
+ */
+export async function sequentialLatency(url, count = 3000) {
+  const dispatcher = new Agent({ connections: 1 });
+  const samples = [];
+  try {
+    for (let i = 0; i < count + 200; i++) {
+      const started = process.hrtime.bigint();
+      const r = await request(url, { dispatcher });
+      await r.body.dump();
+      if (i >= 200) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q) => Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] * 1000) / 1000;
+  return { p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99) };
+}
