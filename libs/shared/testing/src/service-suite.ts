@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { INestApplication, Type } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
+import { loadEnv } from '@platform/config';
 import { DrainingService } from '@platform/health';
 import { HttpAppOptions, startHttpApp, startWorker, WorkerHandle } from '@platform/runtime';
 import { migrateDatabase } from '@platform/database';
@@ -137,5 +140,30 @@ export function describeServiceBasics(s: ServiceUnderTest): void {
         }
       });
     }
+  });
+}
+
+/**
+ * Keeps apps/<app>/.env.example true to the env class: every variable the class declares is
+ * listed (a commented-out line counts), nothing unknown is listed, and the listed values validate.
+ */
+export function describeEnvExample(envClass: new () => object, examplePath: string): void {
+  describe('.env.example', () => {
+    it('lists exactly the variables the env class declares, and validates', () => {
+      const declared = new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(envClass, '', true, false)
+          .map((m) => m.propertyName),
+      );
+      const listed = new Map(
+        readFileSync(examplePath, 'utf8')
+          .split('\n')
+          .map((line) => line.replace(/^#\s*/, ''))
+          .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+      );
+      expect([...listed.keys()].sort()).toEqual([...declared].sort());
+      expect(() => loadEnv(envClass, Object.fromEntries(listed))).not.toThrow();
+    });
   });
 }
