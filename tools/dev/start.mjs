@@ -2,7 +2,7 @@
 // builds the apps, migrates and seeds each service, starts every service, worker and the gateway,
 // waits until all are ready, and prints where to go. Ctrl-C stops everything; data is kept.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,14 @@ function devSecrets() {
   const file = path.join(dataDir, 'dev-secrets.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
   const key = () => randomBytes(32).toString('base64');
+  // The demo private_key_jwt client: iam gets the public JWKS, the private JWK stays here for you.
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = (k) => ({ ...k.export({ format: 'jwk' }), kid: 'demo-1', alg: 'ES256', use: 'sig' });
   const secrets = {
     CRYPTO_KEYRING: `dev1:${key()}`,
     SECRET_PEPPERS: `dev1:${key()}`,
+    IAM_DEMO_PRIVATE_KEY_JWT_JWKS: JSON.stringify({ keys: [jwk(publicKey)] }),
+    DEMO_PRIVATE_KEY_JWT_PRIVATE_JWK: JSON.stringify(jwk(privateKey)),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -153,9 +158,15 @@ The platform is up.
   Redis              ${infra.redisUrl}
   logs               .data/logs/<service>.log
 
+Demo OAuth clients (iam):
+  platform-bootstrap / dev-bootstrap-secret-change-me   confidential, client_credentials, every scope
+  demo-spa                                              public, authorization_code + PKCE
+  demo-service-pkjwt                                    private_key_jwt (private JWK in .data/dev-secrets.json)
+
 Try:
   curl ${gatewayUrl}/health/ready
-  curl ${gatewayUrl}/health/kb/ready
+  curl -u platform-bootstrap:dev-bootstrap-secret-change-me -d grant_type=client_credentials -d scope=evidence:review ${gatewayUrl}/oauth/token
+  curl ${gatewayUrl}/.well-known/openid-configuration
 
 Ctrl-C stops everything; the data is kept for the next run.
 `);

@@ -1,16 +1,16 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
+import { IamCryptoModule } from './app/crypto.module';
+import { OAuthModule } from './app/oauth/oauth.module';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
 @Module({
   imports: [
-    PlatformModule.forRoot({
-      service: 'iam',
-      env: IamEnv,
-      database: { defaultName: 'iam', entities, migrations },
-    }),
+    PlatformModule.forRoot({ service: 'iam', env: IamEnv, database: { defaultName: 'iam', entities, migrations } }),
+    IamCryptoModule,
+    OAuthModule,
   ],
 })
 export class AppModule {}

@@ -1,9 +1,23 @@
 import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { loadEnv } from '@platform/config';
 import { migrateDatabase } from '@platform/database';
 import { runCliAndExit } from '@platform/runtime';
+import { SeedService } from './app/seed.service';
+import { SigningKeysService } from './app/keys/signing-keys.service';
+import { CliModule } from './cli.module';
 import { IamEnv } from './config/env';
 import { dataSourceOptions } from './data-source';
+
+async function withContext<T>(fn: (ctx: INestApplicationContext) => Promise<T>): Promise<T> {
+  const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'], abortOnError: false });
+  try {
+    return await fn(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
 
 runCliAndExit('iam', {
   migrate: {
@@ -14,9 +28,12 @@ runCliAndExit('iam', {
     },
   },
   seed: {
-    describe: 'load demo data (idempotent)',
-    run: async (_args, log) => {
-      log.info('nothing to seed yet');
-    },
+    describe: 'create the bootstrap client (and demo clients outside production); idempotent',
+    run: (_args, log) => withContext(async (ctx) => log.info('clients seeded', { clients: await ctx.get(SeedService).seed() })),
+  },
+  'iam:rotate-signing-keys': {
+    describe: 'one signing-key rotation step (--force promotes the next key even if not due)',
+    run: (args, log) =>
+      withContext(async (ctx) => log.info('signing keys', { ...(await ctx.get(SigningKeysService).rotate({ force: args.includes('--force') })) })),
   },
 });

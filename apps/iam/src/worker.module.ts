@@ -1,6 +1,11 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { QUEUES } from '@platform/contracts';
 import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
+import { IamCryptoModule } from './app/crypto.module';
+import { KeysModule } from './app/keys/keys.module';
+import { SigningKeysProcessor } from './app/keys/signing-keys.processor';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -8,13 +13,12 @@ import { migrations } from './migrations';
 /** The BullMQ worker process: the same feature modules as the API plus their processors. */
 @Module({
   imports: [
-    PlatformModule.forRoot({
-      service: 'iam-worker',
-      env: IamEnv,
-      http: false,
-      database: { defaultName: 'iam', entities, migrations },
-    }),
+    PlatformModule.forRoot({ service: 'iam-worker', env: IamEnv, http: false, database: { defaultName: 'iam', entities, migrations } }),
     QueueModule.forRoot('iam'),
+    BullModule.registerQueue({ name: QUEUES.iamMaintenance }),
+    IamCryptoModule,
+    KeysModule,
   ],
+  providers: [SigningKeysProcessor],
 })
 export class WorkerModule {}

@@ -1,5 +1,9 @@
-import { IsInt, Max, Min } from 'class-validator';
-import { AuthenticatedServiceEnv } from '@platform/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { AuthenticatedServiceEnv, toBoolean } from '@platform/config';
+
+/** `kid:base64key[,kid:base64key…]`, each key at least 32 bytes (43+ base64 characters). */
+const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2})*$/;
 
 /** Every variable iam reads; validated at boot (see .env.example). */
 export class IamEnv extends AuthenticatedServiceEnv {
@@ -10,4 +14,63 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @Min(0)
   @Max(65535)
   WORKER_HEALTH_PORT: number = 3101;
+
+  /** Envelope-encryption key ring for signing keys, refresh tokens and pending secrets. First key encrypts. */
+  @Matches(KEY_RING, { message: 'CRYPTO_KEYRING must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
+  CRYPTO_KEYRING: string;
+
+  /** Peppers for the keyed hashes of client secrets and refresh tokens. First one hashes. */
+  @Matches(KEY_RING, { message: 'SECRET_PEPPERS must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
+  SECRET_PEPPERS: string;
+
+  /** Audience put in access tokens; resource services accept it (their JWT_AUDIENCE). */
+  @IsString()
+  IAM_ACCESS_TOKEN_AUDIENCE: string = 'platform';
+
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  IAM_ACCESS_TOKEN_TTL_SEC: number = 900;
+
+  /** Cache lifetime of the JWKS response; a new key is published at least this long before it signs. */
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  IAM_JWKS_MAX_AGE_SEC: number = 300;
+
+  /** `oauth.rate_limit`: requests per minute per client IP on the /oauth group; 0 disables. */
+  @IsInt()
+  @Min(0)
+  OAUTH_RATE_LIMIT: number = 60;
+
+  /** Lifetime of a client's private_key_jwt assertion (exp − iat and exp − now), seconds. */
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  OAUTH_CLIENT_ASSERTION_MAX_LIFETIME_SEC: number = 300;
+
+  /** Demo/bootstrap confidential client (seeded); required in production, defaults in development. */
+  @IsOptional()
+  @IsString()
+  IAM_BOOTSTRAP_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  IAM_BOOTSTRAP_CLIENT_SECRET?: string;
+
+  /** `oauth.require_pkce`: public clients must use PKCE S256. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  OAUTH_REQUIRE_PKCE: boolean = true;
+
+  /** A scheduled rotation promotes the next signing key once the active one is this old. */
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  IAM_SIGNING_KEY_MAX_AGE_DAYS: number = 30;
+
+  /** Development only: public JWKS of the demo private_key_jwt client that `seed` registers. */
+  @IsOptional()
+  @IsString()
+  IAM_DEMO_PRIVATE_KEY_JWT_JWKS?: string;
 }

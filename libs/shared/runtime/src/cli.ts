@@ -3,16 +3,19 @@
  * refused with the list of known ones; every task logs one JSON line per event and the process
  * exits non-zero on failure so a Kubernetes Job is marked failed.
  */
-export type CliTask = (args: string[], log: CliLogger) => Promise<number | void>;
+/** Resolves to an exit code, or to anything else for success (0). */
+export type CliTask = (args: string[], log: CliLogger) => Promise<unknown>;
 
 export interface CliLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+
 }
 
 export function jsonLogger(service: string, stream: NodeJS.WritableStream = process.stderr): CliLogger {
-  const write = (level: string, msg: string, fields?: Record<string, unknown>) =>
+  const write = (level: string, msg: string, fields?: Record<string, unknown>): void => {
     stream.write(JSON.stringify({ level, time: new Date().toISOString(), service, msg, ...fields }) + '\n');
+  };
   return { info: (m, f) => write('info', m, f), error: (m, f) => write('error', m, f) };
 }
 
@@ -33,7 +36,8 @@ export async function runCli(
   }
   const started = Date.now();
   try {
-    const code = (await task.run(args, log)) ?? 0;
+    const result = await task.run(args, log);
+    const code = typeof result === 'number' ? result : 0;
     log.info('task finished', { task: name, exit_code: code, duration_ms: Date.now() - started });
     return code;
   } catch (e) {

@@ -50,3 +50,17 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
 export function testRedisPrefix(label = 't'): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
 }
+
+/** A TCP port free right now on 127.0.0.1 (for servers whose URL must be known before they start). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { JSONWebKeySet } from 'jose';
+
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+@Entity('oauth_clients')
+export class OAuthClient {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ unique: true })
+  clientId: string;
+
+  @Column()
+  name: string;
+
+  @Column()
+  isConfidential: boolean;
+
+  @Column({ type: 'text' })
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+
+  @Column({ type: 'text', array: true, default: '{}' })
+  redirectUris: string[];
+
+  @Column({ type: 'text', array: true, default: '{}' })
+  grantTypes: string[];
+
+  @Column({ type: 'text', array: true, default: '{}' })
+  scopes: string[];
+
+  @Column({ type: 'jsonb', nullable: true })
+  jwks: JSONWebKeySet | null;
+
+  @Column({ default: false })
+  firstParty: boolean;
+
+  /** Keyed hash of the current secret (never the secret). */
+  @Column({ type: 'text', nullable: true })
+  secretHash: string | null;
+
+  /** The previous secret still validates until previousSecretGraceUntil. */
+  @Column({ type: 'text', nullable: true })
+  previousSecretHash: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  previousSecretGraceUntil: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  secretExpiresAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  secretRotatedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EnvelopeCipher } from '@platform/crypto';
+import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, JWK, CryptoKey } from 'jose';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Clock } from '../clock';
+import { SigningKey } from './signing-key.entity';
+
+export interface ActiveSigner {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+export type RotationOutcome = 'initialised' | 'next_published' | 'rotated' | 'not_due' | 'waiting_for_propagation';
+
+export interface RotationResult {
+  outcome: RotationOutcome;
+  active: string;
+  next: string;
+  retired: string[];
+}
+
+/** How long a loaded signer is reused before re-reading the store (so replicas follow a rotation). */
+const SIGNER_CACHE_MS = 5000;
+/** Extra time a retiring key stays published beyond the longest token lifetime (clock skew). */
+const RETIRE_LEEWAY_MS = 60_000;
+const LOCK_KEY = 0x69616d6b; // 'iamk': serialises key creation and rotation across replicas
+
+@Injectable()
+export class SigningKeysService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('SigningKeys');
+  private cached?: { signer: ActiveSigner; loadedAt: number };
+  private jwksCache?: { keys: JWK[]; loadedAt: number };
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cipher: EnvelopeCipher,
+    private readonly clock: Clock,
+    private readonly config: ConfigService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.rotate({ onlyInitialise: true });
+  }
+
+  /** The key that signs now; cached briefly. */
+  async signer(): Promise<ActiveSigner> {
+    const now = Date.now();
+    if (this.cached && now - this.cached.loadedAt < SIGNER_CACHE_MS) return this.cached.signer;
+    let active = await this.dataSource.getRepository(SigningKey).findOneBy({ state: 'active' });
+    if (!active) {
+      await this.rotate({ onlyInitialise: true });
+      active = await this.dataSource.getRepository(SigningKey).findOneByOrFail({ state: 'active' });
+    }
+    const pem = this.cipher.decrypt(active.privateKeyEncrypted, `signing-key:${active.kid}`);
+    const signer = { kid: active.kid, privateKey: await importPKCS8(pem, 'ES256') };
+    this.cached = { signer, loadedAt: now };
+    return signer;
+  }
+
+  /** Public keys of every next, active and retiring key: what verifiers must be able to use. */
+  async publishedKeys(): Promise<JWK[]> {
+    const now = Date.now();
+    if (this.jwksCache && now - this.jwksCache.loadedAt < SIGNER_CACHE_MS) return this.jwksCache.keys;
+    const rows = await this.dataSource
+      .getRepository(SigningKey)
+      .find({ where: { state: In(['next', 'active', 'retiring']) }, order: { createdAt: 'ASC' } });
+    const keys = rows.map((r) => r.publicJwk);
+    this.jwksCache = { keys, loadedAt: now };
+    return keys;
+  }
+
+  /**
+   * One rotation step, safe to run concurrently from any replica, the CLI or the worker:
+   * retires keys whose tokens have all expired; makes sure an active and a next key exist; and,
+   * when due (or forced), promotes next → active and active → retiring. A next key is promoted only
+   * after it has been published for a full JWKS cache lifetime, so no verifier meets an unknown kid.
+   */
+  async rotate(options: { force?: boolean; onlyInitialise?: boolean } = {}): Promise<RotationResult> {
+    const result = await this.dataSource.transaction(async (em) => {
+      await em.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const now = this.clock.now();
+      const repo = em.getRepository(SigningKey);
+
+      const retiring = await repo.find({ where: { state: 'retiring' } });
+      const retired = retiring.filter((k) => k.retireAfter && k.retireAfter <= now).map((k) => k.kid);
+      if (retired.length) await repo.update({ kid: In(retired) }, { state: 'retired', retiredAt: now });
+
+      let active = await repo.findOneBy({ state: 'active' });
+      let next = await repo.findOneBy({ state: 'next' });
+      if (!active) {
+        active = await this.createKey(em, 'active', now);
+        next = next ?? (await this.createKey(em, 'next', now));
+        return { outcome: 'initialised' as const, active: active.kid, next: next.kid, retired };
+      }
+      if (!next) {
+        next = await this.createKey(em, 'next', now);
+        return { outcome: 'next_published' as const, active: active.kid, next: next.kid, retired };
+      }
+      if (options.onlyInitialise) return { outcome: 'not_due' as const, active: active.kid, next: next.kid, retired };
+
+      const maxAgeMs = this.config.get<number>('IAM_SIGNING_KEY_MAX_AGE_DAYS', 30) * 86_400_000;
+      const due = options.force || now.getTime() - (active.activatedAt ?? active.createdAt).getTime() >= maxAgeMs;
+      if (!due) return { outcome: 'not_due' as const, active: active.kid, next: next.kid, retired };
+
+      const propagationMs = this.config.get<number>('IAM_JWKS_MAX_AGE_SEC', 300) * 1000;
+      if (now.getTime() - next.publishedAt.getTime() < propagationMs) {
+        return { outcome: 'waiting_for_propagation' as const, active: active.kid, next: next.kid, retired };
+      }
+      const tokenTtlMs = this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900) * 1000;
+      await repo.update(
+        { kid: active.kid },
+        { state: 'retiring', retiringAt: now, retireAfter: new Date(now.getTime() + tokenTtlMs + RETIRE_LEEWAY_MS) },
+      );
+      await repo.update({ kid: next.kid }, { state: 'active', activatedAt: now });
+      const newNext = await this.createKey(em, 'next', now);
+      return { outcome: 'rotated' as const, active: next.kid, next: newNext.kid, retired };
+    });
+    if (result.outcome !== 'not_due') this.logger.log(`signing keys: ${result.outcome} (active ${result.active}, next ${result.next})`);
+    this.cached = undefined;
+    this.jwksCache = undefined;
+    return result;
+  }
+
+  private async createKey(em: EntityManager, state: 'active' | 'next', now: Date): Promise<SigningKey> {
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const kid = `sk_${randomBytes(8).toString('hex')}`;
+    const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] };
+    const key = em.getRepository(SigningKey).create({
+      kid,
+      state,
+      publicJwk,
+      privateKeyEncrypted: this.cipher.encrypt(await exportPKCS8(privateKey), `signing-key:${kid}`),
+      createdAt: now,
+      publishedAt: now,
+      activatedAt: state === 'active' ? now : null,
+      retiringAt: null,
+      retireAfter: null,
+      retiredAt: null,
+    });
+    return em.getRepository(SigningKey).save(key);
+  }
+}

@@ -1,0 +1,38 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { SCOPE_CATALOG } from './scopes';
+import { TokenIssuer } from './token-issuer.service';
+
+/** OpenID Provider / RFC 8414 metadata; both well-known URLs serve the same document. */
+@Controller('.well-known')
+export class DiscoveryController {
+  constructor(private readonly issuer: TokenIssuer) {}
+
+  private document() {
+    const iss = this.issuer.issuer;
+    return {
+      issuer: iss,
+      token_endpoint: `${iss}/oauth/token`,
+      jwks_uri: `${iss}/.well-known/jwks.json`,
+      scopes_supported: [...SCOPE_CATALOG],
+      response_types_supported: ['code'],
+      grant_types_supported: ['client_credentials'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+      token_endpoint_auth_signing_alg_values_supported: ['ES256'],
+      code_challenge_methods_supported: ['S256'],
+    };
+  }
+
+  @Get('openid-configuration')
+  @Header('Cache-Control', 'public, max-age=300')
+  openid() {
+    return this.document();
+  }
+
+  @Get('oauth-authorization-server')
+  @Header('Cache-Control', 'public, max-age=300')
+  oauthServer() {
+    return this.document();
+  }
+}

@@ -1,0 +1,55 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+
+/** RFC 6749 §5.2 error: `{ error, error_description }` with the matching status. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+
+  static invalidRequest(d: string) {
+    return new OAuthError('invalid_request', d);
+  }
+  static invalidClient(d: string, basic = false) {
+    return new OAuthError('invalid_client', d, 401, basic ? { 'WWW-Authenticate': 'Basic realm="OAuth"' } : {});
+  }
+  static invalidGrant(d: string) {
+    return new OAuthError('invalid_grant', d);
+  }
+  static unauthorizedClient(d: string) {
+    return new OAuthError('unauthorized_client', d);
+  }
+  static unsupportedGrantType(d: string) {
+    return new OAuthError('unsupported_grant_type', d);
+  }
+  static invalidScope(d: string) {
+    return new OAuthError('invalid_scope', d);
+  }
+}
+
+/** The OAuth endpoints answer in RFC 6749's shape, never problem+json, and never cache. */
+@Catch()
+export class OAuthErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuth');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    let err: OAuthError;
+    if (exception instanceof OAuthError) err = exception;
+    else if (exception instanceof HttpException && exception.getStatus() === 429) {
+      err = new OAuthError('rate_limited', 'too many requests', 429);
+    } else if (exception instanceof HttpException && exception.getStatus() < 500) {
+      err = OAuthError.invalidRequest(exception.message);
+    } else {
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+      err = new OAuthError('server_error', 'the authorization server failed to handle the request', 500);
+    }
+    res.status(err.status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...err.headers });
+    res.json({ error: err.error, error_description: err.description });
+  }
+}

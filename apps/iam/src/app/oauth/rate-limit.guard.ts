@@ -1,0 +1,39 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { REDIS_CLIENT } from '@platform/contracts';
+import type { Request, Response } from 'express';
+import type Redis from 'ioredis';
+import { OAuthError } from './oauth-error';
+
+const WINDOW_SEC = 60;
+
+/**
+ * `oauth.rate_limit` per client IP over the whole /oauth group, counted in Redis so every replica
+ * shares one budget (fixed one-minute windows). Over it: 429 with Retry-After.
+ */
+@Injectable()
+export class OAuthRateLimitGuard implements CanActivate {
+  constructor(
+    private readonly config: ConfigService,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const limit = this.config.get<number>('OAUTH_RATE_LIMIT', 60);
+    if (limit === 0) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const nowSec = Math.floor(Date.now() / 1000);
+    const window = Math.floor(nowSec / WINDOW_SEC);
+    const key = `iam:rl:oauth:${req.ip}:${window}`;
+    const [[, count]] = (await this.redis.multi().incr(key).expire(key, WINDOW_SEC + 5).exec()) as [[unknown, number]];
+    const resetIn = (window + 1) * WINDOW_SEC - nowSec;
+    res.setHeader('X-RateLimit-Limit', String(limit));
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    res.setHeader('X-RateLimit-Reset', String((window + 1) * WINDOW_SEC));
+    if (count > limit) {
+      throw new OAuthError('rate_limited', `more than ${limit} requests per minute`, 429, { 'Retry-After': String(resetIn) });
+    }
+    return true;
+  }
+}

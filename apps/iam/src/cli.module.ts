@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { PlatformModule } from '@platform/runtime';
+import { ClientsModule } from './app/clients/clients.module';
+import { IamCryptoModule } from './app/crypto.module';
+import { KeysModule } from './app/keys/keys.module';
+import { SeedService } from './app/seed.service';
+import { IamEnv } from './config/env';
+import { entities } from './data-source';
+import { migrations } from './migrations';
+
+/** Application context for cli.ts tasks: data and domain services, no HTTP, no queues. */
+@Module({
+  imports: [
+    PlatformModule.forRoot({ service: 'iam-cli', env: IamEnv, http: false, redis: false, database: { defaultName: 'iam', entities, migrations } }),
+    IamCryptoModule,
+    KeysModule,
+    ClientsModule,
+  ],
+  providers: [SeedService],
+})
+export class CliModule {}
