@@ -20,7 +20,6 @@ const podOf = (o: K8sObject): PodSpec => {
 /** Kubernetes' OpenAPI schema, offline: each object is validated by its kubernetes-models class. */
 function validateAgainstSchema(o: K8sObject): void {
   const group = o.apiVersion.includes('/') ? o.apiVersion : `v1`;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const models = require(`kubernetes-models/${group}`) as Record<string, new (data: unknown) => { validate(): void }>;
   const Model = models[o.kind];
   if (!Model) throw new Error(`no schema for ${o.apiVersion} ${o.kind}`);
