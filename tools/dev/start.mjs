@@ -10,11 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const say = (msg) => process.stdout.write(`${msg}\n`);
 
-if (!existsSync(path.join(root, 'node_modules', '.bin', 'nx'))) {
-  say('Installing dependencies (npm ci)…');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+const { ensureDependencies } = await import('./ensure-deps.mjs');
+ensureDependencies(root);
 
 const { provisionInfra } = await import('./infra.mjs');
 const { SERVICES, GATEWAY, serviceEnv, gatewayEnv } = await import('./services.mjs');

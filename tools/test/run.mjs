@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from '../dev/ensure-deps.mjs';
 import { provisionInfra } from '../dev/infra.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,10 +22,7 @@ function step(name, cmd, args, env = {}) {
   return ok;
 }
 
-if (!existsSync(path.join(root, 'node_modules'))) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+ensureDependencies(root);
 
 const infra = await provisionInfra({ purpose: 'test' });
 const env = {
