@@ -73,4 +73,31 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @IsOptional()
   @IsString()
   IAM_DEMO_PRIVATE_KEY_JWT_JWKS?: string;
+
+  /** `oauth.auth_code_ttl`: lifetime of an authorization code, seconds. */
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  OAUTH_AUTH_CODE_TTL_SEC: number = 600;
+
+  @IsInt()
+  @Min(60)
+  IAM_REFRESH_TOKEN_TTL_SEC: number = 14 * 86400;
+
+  /** Lifetime of an interactive session cookie, seconds. */
+  @IsInt()
+  @Min(60)
+  IAM_SESSION_TTL_SEC: number = 8 * 3600;
+
+  /**
+   * A signed test login (`GET /login/test`) that starts a session for a user id without a password.
+   * For tests and demos only, until interactive login lands; refused in production.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  IAM_TEST_LOGIN_ENABLED: boolean = false;
+
+  @IsOptional()
+  @IsString()
+  IAM_TEST_LOGIN_SECRET?: string;
 }

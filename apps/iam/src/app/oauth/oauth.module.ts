@@ -1,16 +1,36 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../clients/clients.module';
+import { GrantsRepository } from '../grants/grants.repository';
 import { KeysModule } from '../keys/keys.module';
+import { SessionService } from '../session/session.service';
+import { TestLoginController } from '../session/test-login.controller';
+import { UsersRepository } from '../users/users.repository';
+import { AuthorizeController } from './authorize.controller';
+import { AuthorizeService } from './authorize.service';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { DiscoveryController } from './discovery.controller';
+import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
 import { TokenIssuer } from './token-issuer.service';
+import { UserinfoController } from './userinfo.controller';
+import { UserTokensService } from './user-tokens.service';
 
 @Module({
   imports: [ClientsModule, KeysModule],
-  controllers: [TokenController, DiscoveryController],
-  providers: [ClientAuthenticator, TokenIssuer, OAuthRateLimitGuard],
+  controllers: [AuthorizeController, TokenController, DiscoveryController, UserinfoController, RevocationController, TestLoginController],
+  providers: [
+    AuthorizeService,
+    ClientAuthenticator,
+    TokenIssuer,
+    UserTokensService,
+    LocalTokenVerifier,
+    OAuthRateLimitGuard,
+    GrantsRepository,
+    UsersRepository,
+    SessionService,
+  ],
   exports: [TokenIssuer],
 })
 export class OAuthModule {}

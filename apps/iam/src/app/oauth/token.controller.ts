@@ -5,6 +5,7 @@ import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { grantScopes } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
+import { UserTokensService } from './user-tokens.service';
 
 type Form = Record<string, string | undefined>;
 
@@ -15,6 +16,7 @@ export class TokenController {
   constructor(
     private readonly authenticator: ClientAuthenticator,
     private readonly issuer: TokenIssuer,
+    private readonly userTokens: UserTokensService,
   ) {}
 
   @Post('token')
@@ -56,6 +58,7 @@ export class TokenController {
       const at = await this.issuer.accessToken({ sub: client.clientId, clientId: client.clientId, scopes });
       return { access_token: at.token, token_type: 'Bearer', expires_in: at.expiresIn, scope: scopes.join(' ') };
     }
-    throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not enabled on this server yet`);
+    if (grantType === 'authorization_code') return this.userTokens.exchangeCode(client, form);
+    return this.userTokens.refresh(client, form);
   }
 }

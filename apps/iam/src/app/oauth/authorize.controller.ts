@@ -1,0 +1,45 @@
+import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Request, Response } from 'express';
+import { SessionService } from '../session/session.service';
+import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
+import { OAuthRateLimitGuard } from './rate-limit.guard';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function errorPage(res: Response, status: number, error: string, description: string): void {
+  res.status(status).type('html').set('Cache-Control', 'no-store').send(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head>` +
+      `<body><main><h1>This sign-in request cannot be completed</h1><p>${escapeHtml(description)}</p>` +
+      `<p><code>${escapeHtml(error)}</code></p></main></body></html>`,
+  );
+}
+
+@Controller('oauth')
+@UseGuards(OAuthRateLimitGuard)
+export class AuthorizeController {
+  constructor(
+    private readonly authorizeService: AuthorizeService,
+    private readonly sessions: SessionService,
+    private readonly config: ConfigService,
+  ) {}
+
+  @Get('authorize')
+  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const query: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(req.query)) {
+      if (typeof v !== 'string') return errorPage(res, 400, 'invalid_request', `parameter ${k} must appear once`);
+      query[k] = v;
+    }
+    try {
+      const outcome = await this.authorizeService.authorize(query, req.originalUrl, this.sessions.read(req));
+      if (outcome.kind === 'redirect') return res.redirect(302, outcome.url);
+      const testLogin = this.config.get<boolean>('IAM_TEST_LOGIN_ENABLED') && this.config.get('NODE_ENV') !== 'production';
+      const loginPath = testLogin ? '/login/test' : '/login';
+      res.redirect(302, `${loginPath}?return_to=${encodeURIComponent(outcome.returnTo)}`);
+    } catch (e) {
+      if (e instanceof UntrustedRedirectError) return errorPage(res, 400, 'invalid_request', e.message);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { SecretHasher } from '@platform/crypto';
+import type { Response } from 'express';
+import { decodeJwt } from 'jose';
+import { Clock } from '../clock';
+import { GrantsRepository } from '../grants/grants.repository';
+import { ClientAuthenticator } from './client-authenticator.service';
+import { LocalTokenVerifier } from './local-token-verifier.service';
+import { OAuthError, OAuthErrorFilter } from './oauth-error';
+import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { TokenIssuer } from './token-issuer.service';
+
+type Form = Record<string, string | undefined>;
+
+@Controller('oauth')
+@UseFilters(OAuthErrorFilter)
+@UseGuards(OAuthRateLimitGuard)
+export class RevocationController {
+  constructor(
+    private readonly authenticator: ClientAuthenticator,
+    private readonly tokens: LocalTokenVerifier,
+    private readonly grants: GrantsRepository,
+    private readonly hasher: SecretHasher,
+    private readonly issuer: TokenIssuer,
+    private readonly clock: Clock,
+  ) {}
+
+  private authenticate(form: Form, authorization?: string) {
+    return this.authenticator.authenticate({ authorization, body: form, tokenEndpoint: `${this.issuer.issuer}/oauth/token` });
+  }
+
+  /** RFC 7009: always 200 for an authenticated client; only the owner's tokens are revoked. */
+  @Post('revoke')
+  @HttpCode(200)
+  async revoke(@Body() form: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { client } = await this.authenticate(form, authorization);
+    const token = form['token'];
+    if (!token) throw OAuthError.invalidRequest('token is required');
+    res.setHeader('Cache-Control', 'no-store');
+    if (token.startsWith('iamrt_')) {
+      const row = await this.grants.findRefreshToken(this.hasher.lookupKey(token));
+      if (row && row.client_id === client.clientId) await this.grants.revokeGrant(row.grant_id, 'revoked by client', this.clock.now());
+      return '';
+    }
+    const claims = await this.tokens.active(token);
+    if (claims && claims.client_id === client.clientId) {
+      await this.tokens.revokeAccessToken(claims);
+    }
+    return '';
+  }
+
+  /** RFC 7662 for confidential clients: the token's own client, or a first-party confidential client. */
+  @Post('introspect')
+  @HttpCode(200)
+  async introspect(@Body() form: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { client } = await this.authenticate(form, authorization);
+    if (!client.isConfidential) throw OAuthError.invalidClient('introspection needs a confidential client');
+    const token = form['token'];
+    if (!token) throw OAuthError.invalidRequest('token is required');
+    res.setHeader('Cache-Control', 'no-store');
+    let unverified: Record<string, unknown> = {};
+    try {
+      unverified = decodeJwt(token);
+    } catch {
+      return { active: false };
+    }
+    if (unverified['client_id'] !== client.clientId && !client.firstParty) return { active: false };
+    const claims = await this.tokens.active(token);
+    if (!claims) return { active: false };
+    return {
+      active: true,
+      scope: claims.scope,
+      client_id: claims.client_id,
+      sub: claims.sub,
+      aud: claims.aud,
+      iss: claims.iss,
+      exp: claims.exp,
+      iat: claims.iat,
+      jti: claims.jti,
+      token_type: 'Bearer',
+      ...(claims['acr'] ? { acr: claims['acr'] } : {}),
+    };
+  }
+}

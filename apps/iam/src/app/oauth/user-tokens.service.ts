@@ -1,0 +1,163 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
+import { SignJWT } from 'jose';
+import { OAuthClient } from '../clients/oauth-client.entity';
+import { Clock } from '../clock';
+import { GrantsRepository } from '../grants/grants.repository';
+import { SigningKeysService } from '../keys/signing-keys.service';
+import { UsersRepository } from '../users/users.repository';
+import { OAuthError } from './oauth-error';
+import { TokenIssuer } from './token-issuer.service';
+
+type Form = Record<string, string | undefined>;
+
+/** What a refresh token stands for; kept encrypted at rest, never in the token itself. */
+interface RefreshPayload {
+  userId: string;
+  scopes: string[];
+  authTime: number;
+  acr: string;
+  amr: string[];
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+  id_token?: string;
+}
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** Tokens for users: the authorization_code and refresh_token grants. */
+@Injectable()
+export class UserTokensService {
+  constructor(
+    private readonly grants: GrantsRepository,
+    private readonly users: UsersRepository,
+    private readonly issuer: TokenIssuer,
+    private readonly keys: SigningKeysService,
+    private readonly hasher: SecretHasher,
+    private readonly cipher: EnvelopeCipher,
+    private readonly clock: Clock,
+    private readonly config: ConfigService,
+  ) {}
+
+  async exchangeCode(client: OAuthClient, form: Form): Promise<TokenResponse> {
+    const code = form['code'];
+    if (!code) throw OAuthError.invalidRequest('code is required');
+    if (!form['redirect_uri']) throw OAuthError.invalidRequest('redirect_uri is required');
+    const now = this.clock.now();
+    const result = await this.grants.consumeCode(this.hasher.lookupKey(code), client.clientId, now);
+    if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('authorization code is invalid');
+    if (result.status === 'reused') {
+      await this.grants.revokeGrant(result.row.grant_id, 'authorization code replayed', now);
+      throw OAuthError.invalidGrant('authorization code was already used; tokens issued from it are revoked');
+    }
+    const row = result.row;
+    if (row.expires_at <= now) throw OAuthError.invalidGrant('authorization code has expired');
+    if (row.redirect_uri !== form['redirect_uri']) throw OAuthError.invalidGrant('redirect_uri does not match the authorization request');
+
+    const verifier = form['code_verifier'];
+    if (row.code_challenge) {
+      if (!verifier) throw OAuthError.invalidRequest('code_verifier is required');
+      if (!VERIFIER.test(verifier)) throw OAuthError.invalidGrant('code_verifier is malformed');
+      const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
+      const expected = Buffer.from(row.code_challenge);
+      if (computed.length !== expected.length || !timingSafeEqual(computed, expected)) {
+        throw OAuthError.invalidGrant('code_verifier does not match the code_challenge');
+      }
+    } else if (verifier !== undefined) {
+      // RFC 9700 §2.1.1: a verifier without a challenge is a downgrade attempt.
+      throw OAuthError.invalidGrant('code_verifier sent but no code_challenge was used');
+    }
+    const user = await this.users.findById(row.user_id);
+    if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
+
+    return this.issue(client, row.grant_id, {
+      userId: row.user_id,
+      scopes: row.scopes,
+      authTime: Math.floor(new Date(row.auth_time).getTime() / 1000),
+      acr: row.acr,
+      amr: row.amr,
+    }, row.nonce ?? undefined);
+  }
+
+  async refresh(client: OAuthClient, form: Form): Promise<TokenResponse> {
+    const token = form['refresh_token'];
+    if (!token) throw OAuthError.invalidRequest('refresh_token is required');
+    const now = this.clock.now();
+    const result = await this.grants.rotateRefreshToken(this.hasher.lookupKey(token), client.clientId, now);
+    if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('refresh token is invalid');
+    if (result.status === 'reused') {
+      await this.grants.revokeGrant(result.row.grant_id, 'refresh token reused', now);
+      throw OAuthError.invalidGrant('refresh token was already used; the token family is revoked');
+    }
+    const row = result.row;
+    if (row.grant_revoked_at) throw OAuthError.invalidGrant('refresh token is revoked');
+    if (row.expires_at <= now) throw OAuthError.invalidGrant('refresh token has expired');
+    const payload = JSON.parse(this.cipher.decrypt(row.payload_encrypted, `refresh:${row.grant_id}`)) as RefreshPayload;
+    const user = await this.users.findById(payload.userId);
+    if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
+
+    let scopes = payload.scopes;
+    if (form['scope']) {
+      const asked = form['scope'].split(' ').filter(Boolean);
+      const extra = asked.filter((s) => !payload.scopes.includes(s));
+      if (extra.length) throw OAuthError.invalidScope(`scope beyond the original grant: ${extra.join(' ')}`);
+      scopes = asked;
+    }
+    return this.issue(client, row.grant_id, { ...payload, scopes });
+  }
+
+  private async issue(client: OAuthClient, grantId: string, p: RefreshPayload, nonce?: string): Promise<TokenResponse> {
+    const at = await this.issuer.accessToken({
+      sub: p.userId,
+      clientId: client.clientId,
+      scopes: p.scopes,
+      extra: { auth_time: p.authTime, acr: p.acr, amr: p.amr, sid: grantId },
+    });
+    const response: TokenResponse = { access_token: at.token, token_type: 'Bearer', expires_in: at.expiresIn, scope: p.scopes.join(' ') };
+    if (client.grantTypes.includes('refresh_token')) {
+      const refresh = generateToken('iamrt');
+      const ttl = this.config.get<number>('IAM_REFRESH_TOKEN_TTL_SEC', 14 * 86400);
+      await this.grants.insertRefreshToken({
+        tokenHash: this.hasher.lookupKey(refresh),
+        grantId,
+        clientId: client.clientId,
+        payloadEncrypted: this.cipher.encrypt(JSON.stringify(p), `refresh:${grantId}`),
+        expiresAt: new Date(this.clock.now().getTime() + ttl * 1000),
+      });
+      response.refresh_token = refresh;
+    }
+    if (p.scopes.includes('openid')) response.id_token = await this.idToken(client, grantId, p, at.token, nonce);
+    return response;
+  }
+
+  /** OIDC Core §2: id_token with at_hash; on refresh the original auth_time and no nonce. */
+  private async idToken(client: OAuthClient, grantId: string, p: RefreshPayload, accessToken: string, nonce?: string): Promise<string> {
+    const signer = await this.keys.signer();
+    const now = this.clock.nowSec();
+    const digest = createHash('sha256').update(accessToken, 'ascii').digest();
+    const claims: Record<string, unknown> = {
+      auth_time: p.authTime,
+      acr: p.acr,
+      amr: p.amr,
+      sid: grantId,
+      at_hash: digest.subarray(0, digest.length / 2).toString('base64url'),
+    };
+    if (nonce !== undefined) claims['nonce'] = nonce;
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: signer.kid })
+      .setIssuer(this.issuer.issuer)
+      .setSubject(p.userId)
+      .setAudience(client.clientId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900))
+      .sign(signer.privateKey);
+  }
+}

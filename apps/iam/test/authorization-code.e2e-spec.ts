@@ -1,0 +1,303 @@
+import { SecretHasher } from '@platform/crypto';
+import { RunningService } from '@platform/testing';
+import * as oidc from 'openid-client';
+import { DataSource } from 'typeorm';
+import { ClientsRepository } from '../src/app/clients/clients.repository';
+import { Clock } from '../src/app/clock';
+import { testLoginSignature } from '../src/app/session/test-login.controller';
+import { UsersRepository } from '../src/app/users/users.repository';
+import { startIam } from './iam-test-env';
+
+const LOGIN_SECRET = 'test-login-secret';
+const REDIRECT = 'http://127.0.0.1:4999/callback';
+const SERVICE_SECRET = 'introspector-secret-0123456789abcdef';
+const body = async (r: Response) => (await r.json()) as Record<string, string | boolean>;
+
+describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation, introspection', () => {
+  let iam: RunningService & { issuer: string };
+  let userId: string;
+  let config: oidc.Configuration;
+
+  /** Follows the browser's redirects: authorize → test login → authorize → callback. */
+  async function signIn(authorizeUrl: string, cookie?: string): Promise<{ location: string; cookie?: string; status: number }> {
+    let res = await fetch(authorizeUrl, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+    let location = res.headers.get('location') ?? '';
+    if (res.status === 302 && location.startsWith('/login/test')) {
+      const login = new URL(location, iam.url);
+      login.searchParams.set('user', userId);
+      login.searchParams.set('sig', testLoginSignature(LOGIN_SECRET, userId));
+      const loggedIn = await fetch(login, { redirect: 'manual' });
+      cookie = loggedIn.headers.get('set-cookie')!.split(';')[0];
+      res = await fetch(new URL(loggedIn.headers.get('location')!, iam.url), { redirect: 'manual', headers: { cookie } });
+      location = res.headers.get('location') ?? '';
+    }
+    return { location, cookie, status: res.status };
+  }
+
+  async function authorizeUrl(extra: Record<string, string> = {}) {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const params: Record<string, string> = {
+      redirect_uri: REDIRECT,
+      scope: 'openid email profile kb:read',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      ...extra,
+    };
+    return { url: oidc.buildAuthorizationUrl(config, params).toString(), verifier, params };
+  }
+
+  const tokenRequest = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${iam.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form),
+    });
+  const serviceAuth = { authorization: `Basic ${Buffer.from(`introspector:${SERVICE_SECRET}`).toString('base64')}` };
+  const introspect = async (token: string) =>
+    body(await fetch(`${iam.url}/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...serviceAuth }, body: new URLSearchParams({ token }) }));
+
+  async function codeFor(extra: Record<string, string> = {}) {
+    const a = await authorizeUrl(extra);
+    const { location } = await signIn(a.url);
+    return { ...a, callback: new URL(location), code: new URL(location).searchParams.get('code')! };
+  }
+
+  beforeAll(async () => {
+    iam = await startIam({ IAM_TEST_LOGIN_ENABLED: 'true', IAM_TEST_LOGIN_SECRET: LOGIN_SECRET });
+    userId = (await iam.app.get(UsersRepository).upsertByEmail('Ada@Example.test', 'Ada', null)).id;
+    const clients = iam.app.get(ClientsRepository);
+    await clients.upsert({
+      clientId: 'spa',
+      name: 'SPA',
+      isConfidential: false,
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      redirectUris: [REDIRECT, 'http://127.0.0.1:4999/other'],
+      scopes: ['openid', 'email', 'profile', 'offline_access', 'kb:read'],
+      firstParty: true,
+    });
+    await clients.upsert({
+      clientId: 'third-party',
+      name: 'Third party',
+      isConfidential: false,
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code'],
+      redirectUris: [REDIRECT],
+      scopes: ['openid'],
+    });
+    await clients.upsert({
+      clientId: 'introspector',
+      name: 'Resource server',
+      isConfidential: true,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      grantTypes: ['client_credentials'],
+      scopes: ['kb:read'],
+      secretHash: iam.app.get(SecretHasher).hash(SERVICE_SECRET),
+      firstParty: true,
+    });
+    config = await oidc.discovery(new URL(iam.issuer), 'spa', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  });
+
+  afterAll(() => iam.stop());
+
+  it('runs the whole flow with openid-client: tokens, a validated id_token, userinfo', async () => {
+    const { callback, verifier, params } = await codeFor();
+    expect(callback.searchParams.get('state')).toBe(params['state']);
+    expect(callback.searchParams.get('iss')).toBe(iam.issuer);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: params['state'],
+      expectedNonce: params['nonce'],
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ sub: userId, aud: 'spa', iss: iam.issuer, nonce: params['nonce'], acr: 'aal1', amr: ['pwd'] });
+    expect(typeof claims['auth_time']).toBe('number');
+    expect(typeof claims['at_hash']).toBe('string');
+    expect(tokens.refresh_token).toMatch(/^iamrt_/);
+    const at = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString());
+    expect(at).toMatchObject({ sub: userId, client_id: 'spa', acr: 'aal1', amr: ['pwd'], scope: 'openid email profile kb:read' });
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, userId);
+    expect(info).toMatchObject({ sub: userId, email: 'ada@example.test', name: 'Ada' });
+  });
+
+  it('reuses the session for a second authorization without asking again, and prompt=login forces a new sign-in', async () => {
+    const first = await authorizeUrl();
+    const { cookie } = await signIn(first.url);
+    const second = await authorizeUrl();
+    const again = await fetch(second.url, { redirect: 'manual', headers: { cookie: cookie! } });
+    expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    const forced = await authorizeUrl({ prompt: 'login' });
+    const relogin = await fetch(forced.url, { redirect: 'manual', headers: { cookie: cookie! } });
+    expect(relogin.headers.get('location')).toMatch(/^\/login\/test\?return_to=/);
+    expect(decodeURIComponent(relogin.headers.get('location')!)).not.toContain('prompt=login');
+  });
+
+  it('answers prompt=none without a session with login_required at the redirect_uri', async () => {
+    const { url, params } = await authorizeUrl({ prompt: 'none' });
+    const r = await fetch(url, { redirect: 'manual' });
+    const back = new URL(r.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('login_required');
+    expect(back.searchParams.get('state')).toBe(params['state']);
+  });
+
+  describe('PKCE and redirect_uri', () => {
+    it('refuses a public client without PKCE, the plain method and a missing method at the redirect_uri', async () => {
+      const cases: Array<Record<string, string>> = [{ code_challenge: '', code_challenge_method: '' }, { code_challenge_method: 'plain' }];
+      for (const extra of cases) {
+        const a = await authorizeUrl(extra);
+        const u = new URL(a.url);
+        if (extra['code_challenge'] === '') {
+          u.searchParams.delete('code_challenge');
+          u.searchParams.delete('code_challenge_method');
+        }
+        const back = new URL((await fetch(u, { redirect: 'manual' })).headers.get('location')!);
+        expect(back.searchParams.get('error')).toBe('invalid_request');
+      }
+      const a = await authorizeUrl();
+      const u = new URL(a.url);
+      u.searchParams.delete('code_challenge_method');
+      const back = new URL((await fetch(u, { redirect: 'manual' })).headers.get('location')!);
+      expect(back.searchParams.get('error_description')).toMatch(/S256/);
+    });
+
+    it('never redirects to an unregistered redirect_uri or for an unknown client', async () => {
+      const a = await authorizeUrl({ redirect_uri: 'https://evil.example/cb' });
+      const r = await fetch(a.url, { redirect: 'manual' });
+      expect(r.status).toBe(400);
+      expect(r.headers.get('location')).toBeNull();
+      expect(await r.text()).toContain('redirect_uri is not registered');
+      const unknown = new URL(a.url);
+      unknown.searchParams.set('client_id', 'ghost');
+      unknown.searchParams.set('redirect_uri', REDIRECT);
+      expect((await fetch(unknown, { redirect: 'manual' })).status).toBe(400);
+    });
+
+    it('refuses a wrong verifier, a missing verifier and a redirect_uri that differs at the token endpoint', async () => {
+      const wrong = await codeFor();
+      const r1 = await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: wrong.code, redirect_uri: REDIRECT, code_verifier: oidc.randomPKCECodeVerifier() });
+      expect(await body(r1)).toMatchObject({ error: 'invalid_grant' });
+      const missing = await codeFor();
+      const r2 = await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: missing.code, redirect_uri: REDIRECT });
+      expect(await body(r2)).toMatchObject({ error: 'invalid_request' });
+      const other = await codeFor();
+      const r3 = await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: other.code, redirect_uri: 'http://127.0.0.1:4999/other', code_verifier: other.verifier });
+      expect(await body(r3)).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('sends third-party clients back with access_denied until consent exists', async () => {
+      const u = new URL((await authorizeUrl()).url);
+      u.searchParams.set('client_id', 'third-party');
+      u.searchParams.set('scope', 'openid');
+      const { location } = await signIn(u.toString());
+      expect(new URL(location).searchParams.get('error')).toBe('access_denied');
+    });
+  });
+
+  describe('codes', () => {
+    it('refuses a replayed code and revokes what was issued from it', async () => {
+      const c = await codeFor();
+      const form = { grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier };
+      const first = await body(await tokenRequest(form));
+      expect((await introspect(first['access_token'] as string))['active']).toBe(true);
+      const replay = await tokenRequest(form);
+      expect(replay.status).toBe(400);
+      expect(await body(replay)).toMatchObject({ error: 'invalid_grant' });
+      expect((await introspect(first['access_token'] as string))['active']).toBe(false);
+      const refresh = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: first['refresh_token'] as string });
+      expect(await body(refresh)).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('refuses a code after oauth.auth_code_ttl', async () => {
+      const c = await codeFor();
+      iam.app.get(Clock).advance(601_000);
+      const r = await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier });
+      expect(await body(r)).toMatchObject({ error: 'invalid_grant', error_description: 'authorization code has expired' });
+    });
+  });
+
+  describe('refresh tokens', () => {
+    async function freshTokens() {
+      const c = await codeFor();
+      return body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+    }
+
+    it('rotates on every use; the id_token keeps the original auth_time and drops the nonce', async () => {
+      const t0 = await freshTokens();
+      const t1 = await oidc.refreshTokenGrant(config, t0['refresh_token'] as string);
+      expect(t1.refresh_token).not.toBe(t0['refresh_token']);
+      const original = JSON.parse(Buffer.from((t0['id_token'] as string).split('.')[1], 'base64url').toString());
+      expect(t1.claims()).toMatchObject({ auth_time: original.auth_time });
+      expect(t1.claims()).not.toHaveProperty('nonce');
+      const stale = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string });
+      expect(await body(stale)).toMatchObject({ error: 'invalid_grant' });
+      // Reuse revoked the family: the newer token is dead too.
+      const newer = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t1.refresh_token! });
+      expect(await body(newer)).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('lets exactly one of two concurrent exchanges of one token win', async () => {
+      const t0 = await freshTokens();
+      const form = { grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string };
+      const results = await Promise.all([tokenRequest(form), tokenRequest(form), tokenRequest(form)]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    });
+
+    it('narrows scope on refresh but never widens it', async () => {
+      const t0 = await freshTokens();
+      const narrowed = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string, scope: 'openid kb:read' }));
+      expect(narrowed['scope']).toBe('openid kb:read');
+      const widened = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: narrowed['refresh_token'] as string, scope: 'openid evidence:review' });
+      expect(await body(widened)).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    it('keeps refresh tokens as keyed hashes with the payload encrypted', async () => {
+      const t0 = await freshTokens();
+      const rows: Array<{ token_hash: string; payload_encrypted: string }> = await iam.app
+        .get(DataSource)
+        .query('SELECT token_hash, payload_encrypted FROM oauth_refresh_tokens');
+      expect(rows.some((r) => r.token_hash.includes(t0['refresh_token'] as string))).toBe(false);
+      for (const r of rows) expect(r.payload_encrypted).not.toContain(userId);
+    });
+  });
+
+  describe('revocation and introspection', () => {
+    it('revokes an access token for its owner and reports it inactive', async () => {
+      const c = await codeFor();
+      const t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      const active = await introspect(t['access_token'] as string);
+      expect(active).toMatchObject({ active: true, client_id: 'spa', sub: userId, token_type: 'Bearer' });
+      const revoked = await fetch(`${iam.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token: t['access_token'] as string }) });
+      expect(revoked.status).toBe(200);
+      expect(await introspect(t['access_token'] as string)).toEqual({ active: false });
+      const userinfo = await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${t['access_token']}` } });
+      expect(userinfo.status).toBe(401);
+    });
+
+    it('revoking a refresh token ends its whole family', async () => {
+      const c = await codeFor();
+      const t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      await fetch(`${iam.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token: t['refresh_token'] as string }) });
+      expect((await introspect(t['access_token'] as string))['active']).toBe(false);
+      expect(await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t['refresh_token'] as string }))).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('answers inactive for garbage and needs client authentication', async () => {
+      expect(await introspect('not-a-token')).toEqual({ active: false });
+      const anon = await fetch(`${iam.url}/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' });
+      expect(anon.status).toBe(401);
+    });
+
+    it('refuses userinfo without the openid scope', async () => {
+      const c = await codeFor({ scope: 'kb:read' });
+      const t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      expect(t['id_token']).toBeUndefined();
+      const r = await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${t['access_token']}` } });
+      expect(r.status).toBe(403);
+      expect(r.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
+    });
+  });
+});
