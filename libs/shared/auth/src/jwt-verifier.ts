@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, errors, jwtVerify, JWTPayload, JWTVerifyGetKey } from 'jose';
+import { KeyObject, verify as verifySignature } from 'node:crypto';
+import { createRemoteJWKSet, CryptoKey, errors, JWTPayload, JWTVerifyGetKey } from 'jose';
 
 export interface JwtVerifierOptions {
   /** Where iam publishes its keys, e.g. http://iam:3001/.well-known/jwks.json */
@@ -49,18 +50,71 @@ export class JwtVerifier {
 
   async verify(token: string): Promise<VerifiedToken> {
     try {
-      const { payload, protectedHeader } = await jwtVerify(token, this.keys, {
-        algorithms: ['ES256'],
-        issuer: this.options.issuer,
-        audience: this.options.audience,
-        clockTolerance: this.options.clockToleranceSec ?? 5,
-        typ: this.options.typ,
-        requiredClaims: ['exp', 'iat', 'sub'],
-      });
-      return { payload: payload as VerifiedToken['payload'], kid: protectedHeader.kid };
+      return await this.verifyOrThrow(token);
     } catch (e) {
+      if (e instanceof TokenInvalidError) throw e;
       throw new TokenInvalidError(describe(e));
     }
+  }
+
+  /**
+   * jose resolves the key (cache, kid refetch with cooldown); the ES256 signature is checked with
+   * node:crypto's synchronous verify, about twice as fast as the WebCrypto path on this hot path.
+   */
+  private async verifyOrThrow(token: string): Promise<VerifiedToken> {
+    const parts = token.split('.');
+    if (parts.length !== 3) throw new TokenInvalidError('malformed token');
+    const header = parseSegment(parts[0]);
+    if (header['alg'] !== 'ES256') throw new TokenInvalidError('algorithm not allowed (ES256 only)');
+    if (this.options.typ && header['typ'] !== this.options.typ) throw new TokenInvalidError(`token type must be ${this.options.typ}`);
+    const cryptoKey = await this.keys(header as { alg: string; kid?: string }, { payload: parts[1], signature: parts[2] } as never);
+    const key = this.keyObject(cryptoKey as CryptoKey);
+    const signature = Buffer.from(parts[2], 'base64url');
+    const ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key, dsaEncoding: 'ieee-p1363' }, signature);
+    if (!ok) throw new TokenInvalidError('signature verification failed');
+    const payload = parseSegment(parts[1]) as VerifiedToken['payload'];
+    this.checkClaims(payload);
+    return { payload, kid: header['kid'] as string | undefined };
+  }
+
+  private readonly keyObjects = new WeakMap<CryptoKey, KeyObject>();
+
+  private keyObject(cryptoKey: CryptoKey): KeyObject {
+    let key = this.keyObjects.get(cryptoKey);
+    if (!key) {
+      key = KeyObject.from(cryptoKey);
+      this.keyObjects.set(cryptoKey, key);
+    }
+    return key;
+  }
+
+  private checkClaims(p: VerifiedToken['payload']): void {
+    const now = Math.floor(Date.now() / 1000);
+    const tolerance = this.options.clockToleranceSec ?? 5;
+    for (const claim of ['exp', 'iat'] as const) {
+      if (typeof p[claim] !== 'number') throw new TokenInvalidError(`claim "${claim}" invalid: missing or not a number`);
+    }
+    if (typeof p.sub !== 'string' || !p.sub) throw new TokenInvalidError('claim "sub" invalid: missing');
+    if (p.exp! <= now - tolerance) throw new TokenInvalidError('token expired');
+    if (p.nbf !== undefined && (typeof p.nbf !== 'number' || p.nbf > now + tolerance)) {
+      throw new TokenInvalidError('claim "nbf" invalid: token is not yet valid');
+    }
+    if (p.iss !== this.options.issuer) throw new TokenInvalidError('claim "iss" invalid: unexpected issuer');
+    const accepted = Array.isArray(this.options.audience) ? this.options.audience : [this.options.audience];
+    const audiences = Array.isArray(p.aud) ? p.aud : [p.aud];
+    if (!audiences.some((a) => typeof a === 'string' && accepted.includes(a))) {
+      throw new TokenInvalidError('claim "aud" invalid: unexpected audience');
+    }
+  }
+}
+
+function parseSegment(segment: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value as Record<string, unknown>;
+  } catch {
+    throw new TokenInvalidError('malformed token');
   }
 }
 
