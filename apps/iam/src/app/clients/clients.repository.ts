@@ -8,8 +8,19 @@ import { OAuthClient } from './oauth-client.entity';
 export class ClientsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  findByClientId(clientId: string): Promise<OAuthClient | null> {
-    return this.dataSource.getRepository(OAuthClient).findOneBy({ clientId });
+  /**
+   * Read on every token request: one plain indexed query mapped by TypeORM's metadata, without
+   * the query builder's per-call work.
+   */
+  async findByClientId(clientId: string): Promise<OAuthClient | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
+    if (rows.length === 0) return null;
+    const metadata = this.dataSource.getMetadata(OAuthClient);
+    const client = new OAuthClient();
+    for (const column of metadata.columns) {
+      (client as unknown as Record<string, unknown>)[column.propertyName] = rows[0][column.databaseName];
+    }
+    return client;
   }
 
   /** Inserts or updates by client_id (seed and manifest apply). */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -10,7 +10,10 @@ import { SigningKey } from './signing-key.entity';
 
 export interface ActiveSigner {
   kid: string;
+  /** For jose (id_tokens). */
   privateKey: CryptoKey;
+  /** The same key for node:crypto's synchronous signing on the token endpoint's hot path. */
+  keyObject: KeyObject;
 }
 
 export type RotationOutcome = 'initialised' | 'next_published' | 'rotated' | 'not_due' | 'waiting_for_propagation';
@@ -55,7 +58,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
       active = await this.dataSource.getRepository(SigningKey).findOneByOrFail({ state: 'active' });
     }
     const pem = this.cipher.decrypt(active.privateKeyEncrypted, `signing-key:${active.kid}`);
-    const signer = { kid: active.kid, privateKey: await importPKCS8(pem, 'ES256') };
+    const signer = { kid: active.kid, privateKey: await importPKCS8(pem, 'ES256'), keyObject: createPrivateKey(pem) };
     this.cached = { signer, loadedAt: now };
     return signer;
   }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, sign } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { SignJWT } from 'jose';
 import { Clock } from '../clock';
 import { SigningKeysService } from '../keys/signing-keys.service';
 
@@ -18,6 +17,8 @@ export interface IssuedAccessToken {
   jti: string;
   expiresIn: number;
 }
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** Signs RFC 9068 access tokens (typ at+jwt) with the active ES256 key. */
 @Injectable()
@@ -37,15 +38,21 @@ export class TokenIssuer {
     const ttl = this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900);
     const now = this.clock.nowSec();
     const jti = randomUUID();
-    const token = await new SignJWT({ client_id: r.clientId, scope: r.scopes.join(' '), ...r.extra })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: signer.kid })
-      .setIssuer(this.issuer)
-      .setSubject(r.sub)
-      .setAudience(this.config.get<string>('IAM_ACCESS_TOKEN_AUDIENCE', 'platform'))
-      .setIssuedAt(now)
-      .setExpirationTime(now + ttl)
-      .setJti(jti)
-      .sign(signer.privateKey);
-    return { token, jti, expiresIn: ttl };
+    const header = { alg: 'ES256', typ: 'at+jwt', kid: signer.kid };
+    const claims = {
+      iss: this.issuer,
+      sub: r.sub,
+      aud: this.config.get<string>('IAM_ACCESS_TOKEN_AUDIENCE', 'platform'),
+      client_id: r.clientId,
+      scope: r.scopes.join(' '),
+      iat: now,
+      exp: now + ttl,
+      jti,
+      ...r.extra,
+    };
+    const input = `${b64url(header)}.${b64url(claims)}`;
+    // JWS ES256 (RFC 7518 §3.4): the raw r||s signature, which ieee-p1363 encoding gives directly.
+    const signature = sign('sha256', Buffer.from(input), { key: signer.keyObject, dsaEncoding: 'ieee-p1363' });
+    return { token: `${input}.${signature.toString('base64url')}`, jti, expiresIn: ttl };
   }
 }

@@ -1,0 +1,86 @@
+// client_credentials token issuance: iam (Postgres-backed clients, ES256 JWT access tokens) and
+// oidc-provider configured the same way (JWT access tokens, in-memory), one after the other.
+//   npm run build && node tools/bench/iam-token.bench.mjs [--duration 10] [--connections 50]
+import { randomBytes } from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { load, root, startDist, stop, waitReady } from './lib.mjs';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const secret = 'bench-secret-0123456789abcdef';
+const key = () => randomBytes(32).toString('base64');
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  DATABASE_NAME: 'iam_bench',
+  REDIS_PREFIX: 'iam-bench',
+  PORT: '3901',
+  IAM_ISSUER: 'http://127.0.0.1:3901',
+  OAUTH_RATE_LIMIT: '0',
+  CRYPTO_KEYRING: `b1:${key()}`,
+  SECRET_PEPPERS: `b1:${key()}`,
+  IAM_BOOTSTRAP_CLIENT_ID: 'bench-client',
+  IAM_BOOTSTRAP_CLIENT_SECRET: secret,
+};
+// Fresh database per run: the key rings above are new each time, so old encrypted keys would not open.
+const admin = new pg.Client({ connectionString: env.DATABASE_URL });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${env.DATABASE_NAME} WITH (FORCE)`);
+await admin.end();
+for (const task of ['migrate', 'seed']) {
+  const r = spawnSync(process.execPath, [path.join(root, 'dist/apps/iam/cli.js'), task], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`iam ${task} failed: ${r.stderr}`);
+}
+
+const request = {
+  method: 'POST',
+  headers: {
+    'content-type': 'application/x-www-form-urlencoded',
+    authorization: `Basic ${Buffer.from(`bench-client:${secret}`).toString('base64')}`,
+  },
+  body: 'grant_type=client_credentials&scope=evidence%3Areview',
+};
+
+async function measure(url) {
+  await load({ url, ...request, duration: 3, connections });
+  return load({ url, ...request, duration, connections });
+}
+
+const iam = startDist('iam', 'main.js', env);
+let iamResult;
+try {
+  await waitReady('http://127.0.0.1:3901/health/ready');
+  iamResult = await measure('http://127.0.0.1:3901/oauth/token');
+} finally {
+  await stop(iam);
+}
+
+const reference = spawn(process.execPath, [path.join(root, 'tools/bench/oidc-provider-server.mjs')], {
+  env: { ...process.env, PORT: '3902', CLIENT_SECRET: secret, NODE_ENV: 'production' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let referenceResult;
+try {
+  await waitReady('http://127.0.0.1:3902/.well-known/openid-configuration');
+  referenceResult = await measure('http://127.0.0.1:3902/token');
+} finally {
+  await stop(reference);
+}
+
+process.stdout.write(
+  JSON.stringify(
+    {
+      connections,
+      duration_s: duration,
+      iam: iamResult,
+      oidc_provider: referenceResult,
+      iam_to_oidc_provider_throughput: Math.round((iamResult.requests_per_sec / referenceResult.requests_per_sec) * 100) / 100,
+    },
+    null,
+    2,
+  ) + '\n',
+);

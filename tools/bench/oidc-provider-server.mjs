@@ -1,0 +1,35 @@
+// Reference server for the token benchmark: oidc-provider with client_credentials and JWT (ES256)
+// access tokens, in-memory storage. Bench-only; started as its own process by iam-token.bench.mjs.
+import { createServer } from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
+import Provider from 'oidc-provider';
+
+const port = Number(process.env.PORT ?? 3902);
+const issuer = `http://127.0.0.1:${port}`;
+const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const provider = new Provider(issuer, {
+  clients: [
+    {
+      client_id: 'bench-client',
+      client_secret: process.env.CLIENT_SECRET ?? 'bench-secret-0123456789abcdef',
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+  ],
+  jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'bench-1', alg: 'ES256', use: 'sig' }] },
+  scopes: ['evidence:review'],
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => 'urn:platform',
+      useGrantedResource: () => true,
+      getResourceServerInfo: () => ({ scope: 'evidence:review', accessTokenFormat: 'jwt', accessTokenTTL: 900, jwt: { sign: { alg: 'ES256' } } }),
+    },
+  },
+});
+createServer(provider.callback()).listen(port, '127.0.0.1', () => process.stdout.write(`ready ${issuer}\n`));
