@@ -31,6 +31,7 @@ export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets
     ...(service.worker ? { WORKER_HEALTH_PORT: String(service.worker.healthPort) } : {}),
     // Features the spec switches off by default are switched on for the demo (ARCHITECTURE.md).
     EVIDENCE_API_ENABLED: 'true',
+    IAM_OAUTH_CLIENT_SELFFETCH: 'true',
   };
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
 import { IamCryptoModule } from './app/crypto.module';
+import { ManagementModule } from './app/management/management.module';
 import { OAuthModule } from './app/oauth/oauth.module';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
@@ -11,6 +12,7 @@ import { migrations } from './migrations';
     PlatformModule.forRoot({ service: 'iam', env: IamEnv, database: { defaultName: 'iam', entities, migrations } }),
     IamCryptoModule,
     OAuthModule,
+    ManagementModule,
   ],
 })
 export class AppModule {}

@@ -3,6 +3,7 @@ import { PlatformModule } from '@platform/runtime';
 import { ClientsModule } from './app/clients/clients.module';
 import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
+import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
@@ -16,6 +17,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [SeedService],
+  providers: [SeedService, ClientSecretsService],
 })
 export class CliModule {}

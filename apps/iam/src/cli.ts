@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadEnv } from '@platform/config';
 import { migrateDatabase } from '@platform/database';
 import { runCliAndExit } from '@platform/runtime';
+import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
 import { SigningKeysService } from './app/keys/signing-keys.service';
 import { CliModule } from './cli.module';
@@ -30,6 +31,14 @@ runCliAndExit('iam', {
   seed: {
     describe: 'create the bootstrap client (and demo clients outside production); idempotent',
     run: (_args, log) => withContext(async (ctx) => log.info('clients seeded', { clients: await ctx.get(SeedService).seed() })),
+  },
+  'iam:rotate-due-secrets': {
+    describe: 'rotate client secrets whose auto-rotation interval is due; clear lapsed pickups (daily)',
+    run: (_args, log) =>
+      withContext(async (ctx) => {
+        const r = await ctx.get(ClientSecretsService).rotateDue();
+        log.info(`${r.rotated.length} rotated, ${r.pending_cleared} pending cleared`, { rotated: r.rotated });
+      }),
   },
   'iam:rotate-signing-keys': {
     describe: 'one signing-key rotation step (--force promotes the next key even if not due)',

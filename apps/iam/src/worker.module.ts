@@ -5,7 +5,9 @@ import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
 import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
-import { SigningKeysProcessor } from './app/keys/signing-keys.processor';
+import { ClientsModule } from './app/clients/clients.module';
+import { ClientSecretsService } from './app/management/client-secrets.service';
+import { MaintenanceProcessor } from './app/maintenance.processor';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -18,7 +20,8 @@ import { migrations } from './migrations';
     BullModule.registerQueue({ name: QUEUES.iamMaintenance }),
     IamCryptoModule,
     KeysModule,
+    ClientsModule,
   ],
-  providers: [SigningKeysProcessor],
+  providers: [MaintenanceProcessor, ClientSecretsService],
 })
 export class WorkerModule {}

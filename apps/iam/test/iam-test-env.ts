@@ -18,6 +18,12 @@ export const iamUnderTest: ServiceUnderTest = {
 export async function startIam(env: Record<string, string> = {}): Promise<RunningService & { issuer: string }> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const running = await startServiceForTest(iamUnderTest, { PORT: String(port), IAM_ISSUER: issuer, OAUTH_RATE_LIMIT: '0', ...env });
+  const running = await startServiceForTest(iamUnderTest, {
+    PORT: String(port),
+    IAM_ISSUER: issuer,
+    IAM_JWKS_URL: `${issuer}/.well-known/jwks.json`,
+    OAUTH_RATE_LIMIT: '0',
+    ...env,
+  });
   return { ...running, issuer };
 }

@@ -100,4 +100,25 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @IsOptional()
   @IsString()
   IAM_TEST_LOGIN_SECRET?: string;
+
+  /** `iam.oauth.client_secret_grace`: how long the previous secret keeps validating after a rotation. */
+  @IsInt()
+  @Min(0)
+  IAM_OAUTH_CLIENT_SECRET_GRACE_SEC: number = 72 * 3600;
+
+  /** Lifetime of new client secrets in seconds; unset: no lifetime. Expiry is soft (alerts only). */
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  IAM_OAUTH_CLIENT_SECRET_TTL?: number;
+
+  /** A secret within this many days of expiry reports `expiring`. */
+  @IsInt()
+  @Min(0)
+  IAM_OAUTH_CLIENT_SECRET_WARN_DAYS: number = 14;
+
+  /** `POST /oauth/client-secret` (self-fetch of an automatically rotated secret); off by default. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  IAM_OAUTH_CLIENT_SELFFETCH: boolean = false;
 }

@@ -1,5 +1,6 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { AuthorizationCodeFlow1763810000000 } from './1763810000000-authorization-code-flow';
+import { ClientSecretLifecycle1763820000000 } from './1763820000000-client-secret-lifecycle';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
-export const migrations = [InitialSchema1763800000000, AuthorizationCodeFlow1763810000000];
+export const migrations = [InitialSchema1763800000000, AuthorizationCodeFlow1763810000000, ClientSecretLifecycle1763820000000];

@@ -29,6 +29,12 @@ describe('validateEnv', () => {
     for (const name of ['PORT', 'LOG_LEVEL', 'WORKERS', 'DATABASE_URL']) expect(message).toContain(name);
   });
 
+  it('treats an empty value as unset, so the default applies', () => {
+    const env = loadEnv(SampleEnv, { PORT: '', WORKERS: '' });
+    expect(env.PORT).toBe(3000);
+    expect(env.WORKERS).toBe(2);
+  });
+
   it('refuses a boolean it cannot read', () => {
     expect(() => loadEnv(SampleEnv, { LOG_PRETTY: 'maybe' })).toThrow(/LOG_PRETTY/);
   });

@@ -24,7 +24,9 @@ export function validateEnv<T extends object>(
   envClass: new () => T,
 ): (raw: Record<string, unknown>) => T {
   return (raw) => {
-    const instance = plainToInstance(envClass, raw, { enableImplicitConversion: true });
+    // `FOO=` in an env file or manifest means "not set": the default applies, not an empty value.
+    const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== ''));
+    const instance = plainToInstance(envClass, given, { enableImplicitConversion: true });
     const errors = validateSync(instance, { skipMissingProperties: false, forbidUnknownValues: false });
     if (errors.length > 0) throw new EnvValidationError(describe(errors));
     return instance;

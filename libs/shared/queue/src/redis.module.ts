@@ -18,9 +18,16 @@ export class RedisModule implements OnApplicationShutdown {
           provide: REDIS_CLIENT,
           inject: [ConfigService],
           // Commands fail fast while disconnected (instead of queueing forever) so a request
-          // answers 5xx rather than hanging when Redis is down.
-          useFactory: (config: ConfigService) =>
-            createRedis(config.getOrThrow<string>('REDIS_URL'), { maxRetriesPerRequest: 1, enableOfflineQueue: true }),
+          // answers 5xx rather than hanging when Redis is down. REDIS_PREFIX namespaces every key,
+          // so services (and test runs) sharing one Redis never see each other's counters.
+          useFactory: (config: ConfigService) => {
+            const prefix = config.get<string>('REDIS_PREFIX');
+            return createRedis(config.getOrThrow<string>('REDIS_URL'), {
+              maxRetriesPerRequest: 1,
+              enableOfflineQueue: true,
+              keyPrefix: prefix ? `${prefix}:` : undefined,
+            });
+          },
         },
       ],
       exports: [REDIS_CLIENT],

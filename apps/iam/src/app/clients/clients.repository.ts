@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { OAuthClient } from './oauth-client.entity';
 
 /** The only TypeORM user for clients. */
@@ -12,8 +12,16 @@ export class ClientsRepository {
    * Read on every token request: one plain indexed query mapped by TypeORM's metadata, without
    * the query builder's per-call work.
    */
-  async findByClientId(clientId: string): Promise<OAuthClient | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
+  async findByClientId(clientId: string, em: EntityManager | DataSource = this.dataSource): Promise<OAuthClient | null> {
+    return this.findOne('client_id', clientId, em);
+  }
+
+  findByApplication(applicationKey: string): Promise<OAuthClient | null> {
+    return this.findOne('application_key', applicationKey, this.dataSource);
+  }
+
+  private async findOne(column: 'client_id' | 'application_key', value: string, em: EntityManager | DataSource): Promise<OAuthClient | null> {
+    const rows: Array<Record<string, unknown>> = await em.query(`SELECT * FROM oauth_clients WHERE ${column} = $1`, [value]);
     if (rows.length === 0) return null;
     const metadata = this.dataSource.getMetadata(OAuthClient);
     const client = new OAuthClient();

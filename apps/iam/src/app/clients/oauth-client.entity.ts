@@ -55,6 +55,20 @@ export class OAuthClient {
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** The application this client belongs to (manifest-managed clients). */
+  @Column({ type: 'text', nullable: true })
+  applicationKey: string | null;
+
+  @Column({ default: false })
+  autoRotate: boolean;
+
+  @Column({ type: 'integer', nullable: true })
+  rotateIntervalDays: number | null;
+
+  /** A secret made by automatic rotation, encrypted, waiting for the client to fetch it once. */
+  @Column({ type: 'text', nullable: true })
+  secretPendingEncrypted: string | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

@@ -31,6 +31,6 @@ import { UserTokensService } from './user-tokens.service';
     UsersRepository,
     SessionService,
   ],
-  exports: [TokenIssuer],
+  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard],
 })
 export class OAuthModule {}

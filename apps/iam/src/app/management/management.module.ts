@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { ClientsModule } from '../clients/clients.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { ApplicationsService } from './applications.service';
+import { ClientSecretsService } from './client-secrets.service';
+import { IdempotencyService } from './idempotency.service';
+import { ManagementController } from './management.controller';
+import { SelfFetchController } from './self-fetch.controller';
+
+@Module({
+  imports: [ClientsModule, OAuthModule, AuthModule.forRoot()],
+  controllers: [ManagementController, SelfFetchController],
+  providers: [ClientSecretsService, ApplicationsService, IdempotencyService],
+  exports: [ClientSecretsService],
+})
+export class ManagementModule {}
