@@ -47,6 +47,8 @@ export class ApplicationsService {
       const existing = await this.clients.findByClientId(clientId, em);
       const needsSecret = m.auth.client_type === 'confidential' && method !== 'private_key_jwt' && !existing?.secretHash;
       const secret = needsSecret ? this.secrets.newSecret() : undefined;
+      const now = this.secrets.clock.now();
+      const issued = secret ? { hash: this.hasher.hash(secret), at: now, expires: this.secrets.secretExpiry(now) } : null;
       const fields = {
         name: m.name,
         is_confidential: m.auth.client_type === 'confidential',
@@ -63,16 +65,17 @@ export class ApplicationsService {
           `UPDATE oauth_clients SET name = $2, is_confidential = $3, token_endpoint_auth_method = $4, redirect_uris = $5,
              grant_types = $6, scopes = $7, jwks = $8, auto_rotate = $9, rotate_interval_days = $10,
              secret_hash = COALESCE($11, CASE WHEN $3 AND $4 <> 'private_key_jwt' THEN secret_hash END),
+             secret_rotated_at = COALESCE($12, secret_rotated_at), secret_expires_at = CASE WHEN $11::text IS NULL THEN secret_expires_at ELSE $13 END,
              updated_at = now()
            WHERE client_id = $1`,
-          [clientId, ...Object.values(fields), secret ? this.hasher.hash(secret) : null],
+          [clientId, ...Object.values(fields), issued?.hash ?? null, issued?.at ?? null, issued?.expires ?? null],
         );
       } else {
         await em.query(
           `INSERT INTO oauth_clients (client_id, application_key, name, is_confidential, token_endpoint_auth_method, redirect_uris,
-             grant_types, scopes, jwks, auto_rotate, rotate_interval_days, secret_hash, secret_rotated_at, first_party)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, CASE WHEN $12::text IS NULL THEN NULL ELSE now() END, true)`,
-          [clientId, app, ...Object.values(fields), secret ? this.hasher.hash(secret) : null],
+             grant_types, scopes, jwks, auto_rotate, rotate_interval_days, secret_hash, secret_rotated_at, secret_expires_at, first_party)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, true)`,
+          [clientId, app, ...Object.values(fields), issued?.hash ?? null, issued?.at ?? null, issued?.expires ?? null],
         );
       }
       await this.secrets.audit(em, actor, existing ? 'application.updated' : 'application.created', clientId, { secret_issued: !!secret });

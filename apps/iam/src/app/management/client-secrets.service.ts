@@ -30,7 +30,7 @@ export class ClientSecretsService {
     private readonly clients: ClientsRepository,
     private readonly hasher: SecretHasher,
     private readonly cipher: EnvelopeCipher,
-    private readonly clock: Clock,
+    readonly clock: Clock,
     private readonly config: ConfigService,
   ) {}
 
@@ -38,7 +38,8 @@ export class ClientSecretsService {
     return generateToken('ics');
   }
 
-  private secretExpiry(now: Date): Date | null {
+  /** When a secret issued at `now` expires (soft), or null without IAM_OAUTH_CLIENT_SECRET_TTL. */
+  secretExpiry(now: Date): Date | null {
     const ttl = this.config.get<number>('IAM_OAUTH_CLIENT_SECRET_TTL');
     return ttl ? new Date(now.getTime() + ttl * 1000) : null;
   }
