@@ -1,3 +1,4 @@
+import { LlmProvider, LlmReply, LlmRequest, LlmUnavailableError } from '@platform/llm';
 import { BudgetMeter } from './budget';
 import { canonicalJson, sha256Hex } from './canonical';
 import { evidenceStrength, keywordCheck } from './checks';
@@ -16,26 +17,8 @@ export interface EngineConfig {
   llm?: { enabled: boolean };
 }
 
-export interface LlmRequest {
-  purpose: string;
-  prompt: string;
-  payload: unknown;
-  max_tokens: number;
-}
-
-export interface LlmReply {
-  text: string;
-  data: unknown;
-  tokens_used: number;
-}
-
 /** The model, behind a port; the default install has none and spends no tokens. */
-export interface LlmPort {
-  complete(request: LlmRequest): Promise<LlmReply>;
-}
-
-/** Thrown by an LlmPort whose provider cannot be reached (503 llm_unavailable). */
-export class LlmUnavailableError extends Error {}
+export type LlmPort = Pick<LlmProvider, 'complete'>;
 
 export interface ReviewLogEntry {
   artifact: ReviewRequest['artifact'];

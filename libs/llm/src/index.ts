@@ -1,0 +1,2 @@
+export * from './provider';
+export * from './openai-compatible.provider';
