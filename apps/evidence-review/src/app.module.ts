@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
-import { EvidenceReviewEnv } from './config/env';
+import { ReviewsModule } from './app/reviews/reviews.module';
+import { EvidenceReviewEnv, reviewApiEnabled } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -11,6 +12,7 @@ import { migrations } from './migrations';
       env: EvidenceReviewEnv,
       database: { defaultName: 'evidence', entities, migrations },
     }),
+    ReviewsModule.register(reviewApiEnabled()),
   ],
 })
 export class AppModule {}

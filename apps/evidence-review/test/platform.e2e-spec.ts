@@ -1,10 +1,4 @@
-import { loadEnv } from '@platform/config';
 import { describeServiceBasics } from '@platform/testing';
-import { EvidenceReviewEnv } from '../src/config/env';
-import { dataSourceOptions } from '../src/data-source';
+import { evidenceUnderTest } from './evidence-test-env';
 
-describeServiceBasics({
-  service: 'evidence-review',
-  loadAppModule: async () => (await import('../src/app.module')).AppModule,
-  dataSourceOptions: (env) => dataSourceOptions(loadEnv(EvidenceReviewEnv, env)),
-});
+describeServiceBasics(evidenceUnderTest);

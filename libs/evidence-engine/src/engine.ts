@@ -82,7 +82,11 @@ export class ReviewEngine {
 
   /** Reviews a raw request (validated here); the same request and config give the same bytes. */
   async review(input: unknown): Promise<ReviewResult> {
-    const request = parseReviewRequest(input);
+    return this.reviewRequest(parseReviewRequest(input));
+  }
+
+  /** Reviews an already validated request (adapters that parse first to keep the request). */
+  async reviewRequest(request: ReviewRequest): Promise<ReviewResult> {
     const { artifact, options } = request;
     const profile = this.profiles.get(options.profile_key);
     if (!profile) throw new EvidenceError('unknown_profile', 404, `Unknown evidence risk profile [${options.profile_key}].`);

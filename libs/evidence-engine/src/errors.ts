@@ -6,7 +6,7 @@ export interface FieldProblem {
 /** An engine error with the code and HTTP status the adapters answer with. */
 export class EvidenceError extends Error {
   constructor(
-    readonly code: 'validation_error' | 'unknown_profile' | 'llm_unavailable' | 'invalid_config',
+    readonly code: 'validation_error' | 'unknown_profile' | 'unknown_review' | 'llm_unavailable' | 'invalid_config',
     readonly status: number,
     message: string,
     readonly details: FieldProblem[] = [],

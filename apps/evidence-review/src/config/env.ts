@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
-import { AuthenticatedServiceEnv, toBoolean } from '@platform/config';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { AuthenticatedServiceEnv, loadEnv, toBoolean } from '@platform/config';
 
 /** Every variable evidence-review reads; validated at boot (see .env.example). */
 export class EvidenceReviewEnv extends AuthenticatedServiceEnv {
@@ -16,4 +16,32 @@ export class EvidenceReviewEnv extends AuthenticatedServiceEnv {
   @Min(1024)
   @Max(50 * 1024 * 1024)
   EVIDENCE_MAX_BODY_BYTES: number = 2 * 1024 * 1024;
+
+  /** `llm.enabled`: the optional LLM step (needs EVIDENCE_LLM_BASE_URL and EVIDENCE_LLM_MODEL). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  EVIDENCE_LLM_ENABLED: boolean = false;
+
+  /** OpenAI-compatible endpoint, e.g. https://llm.internal/v1. */
+  @IsOptional()
+  @IsString()
+  EVIDENCE_LLM_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  EVIDENCE_LLM_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  EVIDENCE_LLM_MODEL?: string;
+
+  /** JSON: engine config (`tiers`, `tier_hints`, `profiles`), validated at start. */
+  @IsOptional()
+  @IsString()
+  EVIDENCE_ENGINE_CONFIG?: string;
+}
+
+/** Whether the review routes exist; read once when the module graph is built. */
+export function reviewApiEnabled(): boolean {
+  return loadEnv(EvidenceReviewEnv).EVIDENCE_API_ENABLED;
 }

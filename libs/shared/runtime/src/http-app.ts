@@ -11,8 +11,8 @@ export interface HttpAppOptions {
   filter?: ExceptionFilter;
   /** App-specific setup (Swagger, cookie parsers, the gateway's proxy); runs before Nest registers body parsers and routes. */
   configure?: (app: INestApplication) => void | Promise<void>;
-  /** Express body-parser limit for JSON and urlencoded bodies. */
-  bodyLimit?: string;
+  /** Name of a numeric config value (bytes) that limits JSON bodies; larger bodies answer 413. */
+  bodyLimitEnv?: string;
 }
 
 /** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
@@ -37,7 +37,7 @@ export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOp
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
-  if (options.bodyLimit) app.useBodyParser('json', { limit: options.bodyLimit });
+  if (options.bodyLimitEnv) app.useBodyParser('json', { limit: app.get(ConfigService).getOrThrow<number>(options.bodyLimitEnv) });
   applyPlatformHttpSetup(app, options);
   await options.configure?.(app);
   const config = app.get(ConfigService);

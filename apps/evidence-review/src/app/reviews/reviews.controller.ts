@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { CurrentPrincipal, JwtAuthGuard, Principal, RequireScopes } from '@platform/auth';
+import { SCOPES } from '@platform/contracts';
+import { ReviewEngine, Verdict } from '@platform/evidence-engine';
+import { EvidenceErrorFilter } from './evidence-error.filter';
+import { ReviewsService } from './reviews.service';
+
+const tenantOf = (p: Principal) => p.tenantId ?? 'default';
+const positiveInt = (v: unknown, fallback: number) => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= 1 ? n : fallback;
+};
+
+/**
+ * The HTTP adapter over the review engine (spec area D), mounted only when api.enabled. Callers
+ * present an iam token with `evidence:review`; the token's tenant scopes the review log.
+ */
+@Controller('evidence-risk-review')
+@UseGuards(JwtAuthGuard)
+@RequireScopes(SCOPES.evidenceReview)
+@UseFilters(EvidenceErrorFilter)
+export class ReviewsController {
+  constructor(
+    private readonly reviews: ReviewsService,
+    private readonly engine: ReviewEngine,
+  ) {}
+
+  @Post('reviews')
+  @HttpCode(201)
+  review(@Body() body: unknown, @CurrentPrincipal() principal: Principal) {
+    return this.reviews.review(tenantOf(principal), body);
+  }
+
+  @Get('reviews')
+  list(@Query() q: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
+    const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    return this.reviews.list(tenantOf(principal), {
+      page: positiveInt(q['page'], 1),
+      perPage: Math.min(100, positiveInt(q['per_page'], 20)),
+      profile: one(q['profile']),
+      artifactId: one(q['artifact_id']),
+      minVerdict: one(q['min_verdict']) as Verdict | undefined,
+    });
+  }
+
+  @Get('reviews/:id')
+  async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res() res: Response) {
+    res.type('application/json').send(await this.reviews.get(tenantOf(principal), id));
+  }
+
+  @Get('profiles')
+  profiles() {
+    return this.engine.listProfiles();
+  }
+
+  @Get('profiles/:key')
+  profile(@Param('key') key: string) {
+    return this.engine.getProfile(key);
+  }
+
+  @Get('taxonomy')
+  taxonomy() {
+    return this.engine.taxonomy();
+  }
+}

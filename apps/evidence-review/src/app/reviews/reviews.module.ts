@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { reviewEngineProvider } from './engine.provider';
+import { ReviewLogRepository } from './review-log.repository';
+import { ReviewsController } from './reviews.controller';
+import { ReviewsService } from './reviews.service';
+
+@Module({})
+export class ReviewsModule {
+  /** Routes exist only when `api.enabled` (EVIDENCE_API_ENABLED) is true; the engine always loads. */
+  static register(apiEnabled: boolean): DynamicModule {
+    return {
+      module: ReviewsModule,
+      imports: [AuthModule.forRoot()],
+      controllers: apiEnabled ? [ReviewsController] : [],
+      providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService],
+      exports: [reviewEngineProvider, ReviewsService],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+import type { HttpAppOptions } from '@platform/runtime';
+import { EvidenceErrorFilter } from './app/reviews/evidence-error.filter';
+
+/** How main.ts starts the HTTP app (tests boot it the same way). */
+export const httpOptions: HttpAppOptions = {
+  // This area answers errors as { error: { code, message, details } } (spec area D), the body
+  // limit's 413 included.
+  filter: new EvidenceErrorFilter(),
+  bodyLimitEnv: 'EVIDENCE_MAX_BODY_BYTES',
+};

@@ -1,0 +1,125 @@
+import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
+import { evidenceUnderTest } from './evidence-test-env';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const request = (id: string, extra: Json = {}) => ({
+  artifact: {
+    artifact_id: id,
+    answer_text: 'Answer.',
+    claims: [
+      { id: 'c1', text: 'This always cures it.', assertiveness: 'definitive', source_ids: ['s1'] },
+      { id: 'c2', text: 'A plain statement.', source_ids: ['s2'] },
+    ],
+    sources: [
+      { id: 's1', url: 'https://blog.example/post' },
+      { id: 's2', url: 'https://doi.org/10.1000/182' },
+    ],
+  },
+  options: { profile_key: 'medical', ...extra },
+});
+
+describe('evidence-review HTTP API', () => {
+  let issuer: TestJwksIssuer;
+  let svc: RunningService;
+  let tokenA: string;
+  let tokenB: string;
+
+  const call = async (method: string, path: string, token: string | undefined, body?: unknown) => {
+    const r = await fetch(`${svc.url}/evidence-risk-review${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: r.status, text: await r.text(), get body() { return JSON.parse(this.text) as Json; } };
+  };
+
+  beforeAll(async () => {
+    issuer = await new TestJwksIssuer().start();
+    svc = await startServiceForTest(evidenceUnderTest, {
+      EVIDENCE_API_ENABLED: 'true',
+      EVIDENCE_MAX_BODY_BYTES: '20000',
+      IAM_JWKS_URL: issuer.jwksUrl,
+      IAM_ISSUER: issuer.issuer,
+    });
+    tokenA = await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'tenant-a' } });
+    tokenB = await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'tenant-b' } });
+  });
+
+  afterAll(async () => {
+    await svc.stop();
+    await issuer.stop();
+  });
+
+  it('needs a token (401) with evidence:review (403)', async () => {
+    expect((await call('GET', '/profiles', undefined)).status).toBe(401);
+    const other = await issuer.mint({ scope: 'kb:read' });
+    expect((await call('GET', '/profiles', other)).status).toBe(403);
+  });
+
+  it('reviews with 201, logs the review for the caller tenant only, and serves it back unchanged', async () => {
+    const created = await call('POST', '/reviews', tokenA, request('art-1'));
+    expect(created.status).toBe(201);
+    const result = created.body;
+    // medical: evidence strength flags for human review; "cures" alone would only soften.
+    expect(result).toMatchObject({ artifact_id: 'art-1', profile_key: 'medical', verdict: 'flag_for_human_review', claim_verdicts: { c1: 'flag_for_human_review' } });
+    expect(result['source_tiers']).toEqual({ s1: 'unverified', s2: 'peer_reviewed' });
+    expect(result['claim_gaps']).toEqual({ c1: 100, c2: 0 });
+
+    const fetched = await call('GET', `/reviews/${result['review_id']}`, tokenA);
+    expect(fetched.status).toBe(200);
+    expect(fetched.text).toBe(created.text);
+    const foreign = await call('GET', `/reviews/${result['review_id']}`, tokenB);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: { code: 'unknown_review', message: `Unknown review [${result['review_id']}].`, details: [] } });
+  });
+
+  it('gives byte-identical results for a replayed request', async () => {
+    const a = await call('POST', '/reviews', tokenA, request('art-2', { reviewed_at: '2026-01-01T00:00:00Z', dry_run: true }));
+    const b = await call('POST', '/reviews', tokenA, request('art-2', { reviewed_at: '2026-01-01T00:00:00Z', dry_run: true }));
+    expect(a.text).toBe(b.text);
+  });
+
+  it('lists the tenant log newest first with pagination and filters; dry runs are not logged', async () => {
+    for (let i = 0; i < 3; i++) await call('POST', '/reviews', tokenB, request(`b-${i}`, { profile_key: i === 2 ? 'engineering' : 'medical' }));
+    await call('POST', '/reviews', tokenB, request('b-dry', { dry_run: true }));
+    const page1 = await call('GET', '/reviews?per_page=2', tokenB);
+    expect(page1.body).toMatchObject({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
+    expect(page1.body['data'].map((r: Json) => r['artifact_id'])).toEqual(['b-2', 'b-1']);
+    expect(page1.body['data'][0]).toMatchObject({ tenant_id: 'tenant-b', profile_key: 'engineering' });
+    const page2 = await call('GET', '/reviews?per_page=2&page=2', tokenB);
+    expect(page2.body['data'].map((r: Json) => r['artifact_id'])).toEqual(['b-0']);
+    expect((await call('GET', '/reviews?profile=engineering', tokenB)).body['total']).toBe(1);
+    expect((await call('GET', '/reviews?min_verdict=remove', tokenB)).body['total']).toBe(0);
+    expect((await call('GET', '/reviews?per_page=1000&page=abc', tokenB)).body).toMatchObject({ per_page: 100, current_page: 1 });
+  });
+
+  it('answers validation problems with 422 and field paths, unknown profiles with 404', async () => {
+    const bad = await call('POST', '/reviews', tokenA, { artifact: { artifact_id: 'x', claims: [{ id: 'c' }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body['error']['code']).toBe('validation_error');
+    expect(bad.body['error']['details'].map((d: Json) => d['path'])).toEqual(expect.arrayContaining(['artifact.answer_text', 'artifact.claims.0.text']));
+    const unknown = await call('POST', '/reviews', tokenA, request('x', { profile_key: 'tarot' }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body['error']['code']).toBe('unknown_profile');
+  });
+
+  it('refuses bodies over the configured limit with 413 and malformed JSON with 400', async () => {
+    const big = request('big');
+    big.artifact.answer_text = 'x'.repeat(30000);
+    const r = await call('POST', '/reviews', tokenA, big);
+    expect(r.status).toBe(413);
+    expect(r.body['error']['code']).toBe('payload_too_large');
+    const broken = await call('POST', '/reviews', tokenA, '{"artifact":');
+    expect(broken.status).toBe(400);
+    expect(broken.body['error']['code']).toBe('bad_request');
+  });
+
+  it('serves profiles, one profile and the taxonomy', async () => {
+    expect(Object.keys((await call('GET', '/profiles', tokenA)).body['profiles'])).toEqual(['default', 'engineering', 'finance', 'legal', 'medical']);
+    const medical = await call('GET', '/profiles/medical', tokenA);
+    expect(medical.body['profile']).toMatchObject({ key: 'medical', min_tier: { definitive: 'guideline' } });
+    expect((await call('GET', '/profiles/nope', tokenA)).body['error']['code']).toBe('unknown_profile');
+    expect((await call('GET', '/taxonomy', tokenA)).body['risk_checks']).toHaveLength(6);
+  });
+});
