@@ -2,17 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { reviewEngineProvider } from './engine.provider';
 import { ReviewLogRepository } from './review-log.repository';
+import { McpController } from '../mcp/mcp.controller';
 import { ReviewsController } from './reviews.controller';
 import { ReviewsService } from './reviews.service';
 
 @Module({})
 export class ReviewsModule {
-  /** Routes exist only when `api.enabled` (EVIDENCE_API_ENABLED) is true; the engine always loads. */
+  /** Routes (HTTP and MCP) exist only when `api.enabled` (EVIDENCE_API_ENABLED) is true; the engine always loads. */
   static register(apiEnabled: boolean): DynamicModule {
     return {
       module: ReviewsModule,
       imports: [AuthModule.forRoot()],
-      controllers: apiEnabled ? [ReviewsController] : [],
+      controllers: apiEnabled ? [ReviewsController, McpController] : [],
       providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService],
       exports: [reviewEngineProvider, ReviewsService],
     };

@@ -1,0 +1,62 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
+import { evidenceUnderTest } from './evidence-test-env';
+
+describe('evidence-review MCP tools over streamable HTTP (official SDK client)', () => {
+  let issuer: TestJwksIssuer;
+  let svc: RunningService;
+
+  const connect = async (token: string) => {
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/evidence-risk-review/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    return client;
+  };
+  const parse = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as Array<{ text: string }>)[0].text);
+
+  beforeAll(async () => {
+    issuer = await new TestJwksIssuer().start();
+    svc = await startServiceForTest(evidenceUnderTest, { EVIDENCE_API_ENABLED: 'true', IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer });
+  });
+
+  afterAll(async () => {
+    await svc.stop();
+    await issuer.stop();
+  });
+
+  it('lists the three tools', async () => {
+    const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['evidence_review.assess', 'evidence_review.label_tier', 'evidence_review.list_profiles']);
+    await client.close();
+  });
+
+  it('assesses an artifact, labels a tier and lists profiles', async () => {
+    const client = await connect(await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'mcp-tenant' } }));
+    const review = parse(
+      await client.callTool({
+        name: 'evidence_review.assess',
+        arguments: { artifact_id: 'm1', answer_text: 'x', claims: [{ id: 'c', text: 'It always works.' }], options: { dry_run: true } },
+      }),
+    );
+    expect(review).toMatchObject({ artifact_id: 'm1', verdict: 'soften', metadata: { dry_run: true } });
+    expect(parse(await client.callTool({ name: 'evidence_review.label_tier', arguments: { id: 's', url: 'https://arxiv.org/abs/1' } }))).toEqual({ tier: 'preprint' });
+    expect(Object.keys(parse(await client.callTool({ name: 'evidence_review.list_profiles', arguments: {} })).profiles)).toHaveLength(5);
+    await client.close();
+  });
+
+  it('returns review errors as tool errors with the error body', async () => {
+    const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
+    const r = await client.callTool({ name: 'evidence_review.assess', arguments: { artifact_id: 'm2', answer_text: 'x', options: { profile_key: 'tarot' } } });
+    expect(r.isError).toBe(true);
+    expect(parse(r).error.code).toBe('unknown_profile');
+    await client.close();
+  });
+
+  it('refuses callers without a token or without evidence:review', async () => {
+    const noScope = await issuer.mint({ scope: 'kb:read' });
+    await expect(connect(noScope)).rejects.toThrow();
+    const r = await fetch(`${svc.url}/evidence-risk-review/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(r.status).toBe(401);
+  });
+});
