@@ -1,8 +1,0 @@
-module.exports = {
-  displayName: 'workspace-tools',
-  preset: '../jest.preset.js',
-  rootDir: '.',
-  testMatch: ['<rootDir>/test/spec/**/*.spec.ts'],
-  globalSetup: '../libs/shared/testing/src/global-setup.mjs',
-  globalTeardown: '../libs/shared/testing/src/global-teardown.mjs',
-};
