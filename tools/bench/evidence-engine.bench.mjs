@@ -1,6 +1,6 @@
 // Evidence review engine, in process: a large review (1,000 claims × 5 sources each, default
 // profile) timed over many runs, and small reviews back to back for throughput.
-//   node -r ./tools/bench/swc-register.cjs tools/bench/evidence-engine.bench.mjs [--runs 200]
+//   node -r ./tools/swc-register.cjs tools/bench/evidence-engine.bench.mjs [--runs 200]
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 

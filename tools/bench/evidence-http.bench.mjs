@@ -1,6 +1,6 @@
 // Small reviews over HTTP: evidence-review from dist with api.enabled, a real ES256 token from a
 // local JWKS, autocannon POSTing a 3-claim review (dry run, so the log is not what is measured).
-//   npm run build && node -r ./tools/bench/swc-register.cjs tools/bench/evidence-http.bench.mjs
+//   npm run build && node -r ./tools/swc-register.cjs tools/bench/evidence-http.bench.mjs
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

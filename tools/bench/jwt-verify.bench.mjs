@@ -1,6 +1,6 @@
 // Offline verification throughput of libs/shared/auth's JwtVerifier on one core: ES256 tokens
 // from a real JWKS endpoint on 127.0.0.1 (fetched once, then cached), verified back to back.
-//   node -r ./tools/bench/swc-register.cjs tools/bench/jwt-verify.bench.mjs [--tokens 20000]
+//   node -r ./tools/swc-register.cjs tools/bench/jwt-verify.bench.mjs [--tokens 20000]
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 

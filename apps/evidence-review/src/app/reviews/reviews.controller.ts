@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentPrincipal, JwtAuthGuard, Principal, RequireScopes } from '@platform/auth';
+import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import { ReviewEngine, Verdict } from '@platform/evidence-engine';
 import { EvidenceErrorFilter } from './evidence-error.filter';
+import { EVIDENCE_OPENAPI } from './openapi';
 import { ReviewsService } from './reviews.service';
 
 const tenantOf = (p: Principal) => p.tenantId ?? 'default';
@@ -62,5 +63,11 @@ export class ReviewsController {
   @Get('taxonomy')
   taxonomy() {
     return this.engine.taxonomy();
+  }
+
+  @Get('openapi.json')
+  @Public()
+  openapi() {
+    return EVIDENCE_OPENAPI;
   }
 }

@@ -1,12 +1,12 @@
-// Require hook for benchmark scripts: compiles the workspace's TypeScript on the fly with swc
+// Require hook for workspace scripts (benchmarks, generators): compiles the workspace's TypeScript on the fly with swc
 // (decorator metadata on, as Nest needs) and resolves the @platform/* path aliases.
-//   node -r ./tools/bench/swc-register.cjs tools/bench/<name>.bench.mjs
+//   node -r ./tools/swc-register.cjs tools/bench/<name>.bench.mjs
 const Module = require('node:module');
 const path = require('node:path');
 const fs = require('node:fs');
 const { transformSync } = require('@swc/core');
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '..');
 const { compilerOptions } = require(path.join(root, 'tsconfig.base.json'));
 const aliases = Object.fromEntries(Object.entries(compilerOptions.paths).map(([k, [v]]) => [k, path.join(root, v)]));
 
