@@ -1,18 +1,16 @@
-import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
-import { evidenceUnderTest } from './evidence-test-env';
+import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { startEvidenceWithIssuer } from './evidence-test-env';
 
 describe('evidence-review with api.enabled off (the default)', () => {
   let issuer: TestJwksIssuer;
   let svc: RunningService;
 
+  let stop: () => Promise<void>;
+
   beforeAll(async () => {
-    issuer = await new TestJwksIssuer().start();
-    svc = await startServiceForTest(evidenceUnderTest, { IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer });
+    ({ issuer, svc, stop } = await startEvidenceWithIssuer());
   });
-  afterAll(async () => {
-    await svc.stop();
-    await issuer.stop();
-  });
+  afterAll(() => stop());
 
   it('has no review routes at all, even for an authorised caller', async () => {
     const token = await issuer.mint({ scope: 'evidence:review' });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
-import { evidenceUnderTest } from './evidence-test-env';
+import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { startEvidenceWithIssuer } from './evidence-test-env';
 
 describe('evidence-review MCP tools over streamable HTTP (official SDK client)', () => {
   let issuer: TestJwksIssuer;
@@ -14,15 +14,13 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
   };
   const parse = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as Array<{ text: string }>)[0].text);
 
+  let stop: () => Promise<void>;
+
   beforeAll(async () => {
-    issuer = await new TestJwksIssuer().start();
-    svc = await startServiceForTest(evidenceUnderTest, { EVIDENCE_API_ENABLED: 'true', IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer });
+    ({ issuer, svc, stop } = await startEvidenceWithIssuer({ EVIDENCE_API_ENABLED: 'true' }));
   });
 
-  afterAll(async () => {
-    await svc.stop();
-    await issuer.stop();
-  });
+  afterAll(() => stop());
 
   it('lists the three tools', async () => {
     const client = await connect(await issuer.mint({ scope: 'evidence:review' }));

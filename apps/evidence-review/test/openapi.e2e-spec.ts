@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
-import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
+import { RunningService } from '@platform/testing';
 import { McpController } from '../src/app/mcp/mcp.controller';
 import { EVIDENCE_OPENAPI } from '../src/app/reviews/openapi';
 import { ReviewsController } from '../src/app/reviews/reviews.controller';
-import { evidenceUnderTest } from './evidence-test-env';
+import { startEvidenceWithIssuer } from './evidence-test-env';
 
 /** Every (method, path) the controllers declare, relative to /evidence-risk-review. */
 function declaredRoutes(): string[] {
@@ -37,16 +37,12 @@ describe('evidence-review OpenAPI document', () => {
   });
 
   describe('served', () => {
-    let issuer: TestJwksIssuer;
     let svc: RunningService;
+    let stop: () => Promise<void>;
     beforeAll(async () => {
-      issuer = await new TestJwksIssuer().start();
-      svc = await startServiceForTest(evidenceUnderTest, { EVIDENCE_API_ENABLED: 'true', IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer });
+      ({ svc, stop } = await startEvidenceWithIssuer({ EVIDENCE_API_ENABLED: 'true' }));
     });
-    afterAll(async () => {
-      await svc.stop();
-      await issuer.stop();
-    });
+    afterAll(() => stop());
 
     it('at /evidence-risk-review/openapi.json without a token', async () => {
       const r = await fetch(`${svc.url}/evidence-risk-review/openapi.json`);

@@ -1,5 +1,5 @@
-import { RunningService, startServiceForTest, TestJwksIssuer } from '@platform/testing';
-import { evidenceUnderTest } from './evidence-test-env';
+import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { startEvidenceWithIssuer } from './evidence-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -34,22 +34,15 @@ describe('evidence-review HTTP API', () => {
     return { status: r.status, text: await r.text(), get body() { return JSON.parse(this.text) as Json; } };
   };
 
+  let stop: () => Promise<void>;
+
   beforeAll(async () => {
-    issuer = await new TestJwksIssuer().start();
-    svc = await startServiceForTest(evidenceUnderTest, {
-      EVIDENCE_API_ENABLED: 'true',
-      EVIDENCE_MAX_BODY_BYTES: '20000',
-      IAM_JWKS_URL: issuer.jwksUrl,
-      IAM_ISSUER: issuer.issuer,
-    });
+    ({ issuer, svc, stop } = await startEvidenceWithIssuer({ EVIDENCE_API_ENABLED: 'true', EVIDENCE_MAX_BODY_BYTES: '20000' }));
     tokenA = await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'tenant-a' } });
     tokenB = await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'tenant-b' } });
   });
 
-  afterAll(async () => {
-    await svc.stop();
-    await issuer.stop();
-  });
+  afterAll(() => stop());
 
   it('needs a token (401) with evidence:review (403)', async () => {
     expect((await call('GET', '/profiles', undefined)).status).toBe(401);
