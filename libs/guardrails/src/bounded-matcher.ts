@@ -10,16 +10,28 @@ export type RuleOutcome = { id: string; matched: false } | { id: string; matched
 
 /**
  * Runs in the worker: rules in order, each against the text; stops at the first match (the screen
- * reports only the first matching rule).
+ * reports only the first matching rule). Compiled patterns are cached by source and flags.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
+const compiled = new Map();
+function regexFor(rule) {
+  const key = rule.flags + '/' + rule.source;
+  let re = compiled.get(key);
+  if (!re) {
+    if (compiled.size >= 512) compiled.clear();
+    re = new RegExp(rule.source, rule.flags);
+    compiled.set(key, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
 parentPort.on('message', ({ id, rules, text }) => {
   const results = [];
   for (const rule of rules) {
     parentPort.postMessage({ id, started: rule.id });
     try {
-      const m = new RegExp(rule.source, rule.flags).exec(text);
+      const m = regexFor(rule).exec(text);
       if (m) { results.push({ id: rule.id, matched: true, index: m.index, text: m[0] }); break; }
       results.push({ id: rule.id, matched: false });
     } catch (e) {

@@ -24,6 +24,8 @@ const CONFUSABLES: Record<string, string> = {
   ɑ: 'a', ɡ: 'g', ɩ: 'i', ʀ: 'r', '⁄': '/', '∕': '/',
 };
 
+const CONFUSABLE_CHARS = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
+
 const BASE64_BLOB = /[A-Za-z0-9+/]{16,}={0,2}/g;
 
 /** Decoded text of base64 blobs that decode to mostly printable UTF-8 (so it is screened too). */
@@ -45,7 +47,7 @@ export function normalizePrompt(prompt: string, s: NormalizationSettings): strin
     let t = text;
     if (s.nfkc) t = t.normalize('NFKC');
     if (s.strip_zero_width) t = t.replace(ZERO_WIDTH, '').replace(CONTROLS, '');
-    if (s.fold_confusables) t = [...t].map((c) => CONFUSABLES[c] ?? c).join('');
+    if (s.fold_confusables) t = t.replace(CONFUSABLE_CHARS, (c) => CONFUSABLES[c]);
     if (s.casefold) t = t.toLowerCase();
     return t;
   };

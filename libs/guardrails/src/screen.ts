@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BoundedMatcher } from './bounded-matcher';
+import { BoundedMatcher, MatchRule } from './bounded-matcher';
 import { compileDelimitedPattern } from './delimited-pattern';
 import { normalizePrompt, NormalizationSettings } from './normalize';
 import { Mode } from './settings';
@@ -30,7 +30,34 @@ export interface ScreenResult {
 
 /** Identifies the active rules: changes whenever a rule is added, removed, renamed or edited. */
 export function rulesetVersion(patterns: Record<string, string>): string {
-  return createHash('sha256').update(JSON.stringify(Object.entries(patterns))).digest('hex').slice(0, 12);
+  return createHash('sha256').update(JSON.stringify(Object.entries(patterns))).digest('hex').slice(0, 16);
+}
+
+const compiledByVersion = new Map<string, MatchRule[]>();
+
+/**
+ * On casefolded text the `i` flag only costs time (V8 is ~40× slower with `iu` than with `u`), but
+ * dropping it is only equivalent when the pattern itself is lowercase Latin: no A–Z anywhere (so no
+ * \S, \W, \D, \B, \P escapes either) and no characters outside ASCII and Latin-1/Extended-A.
+ */
+export function caseInsensitiveFlagRedundant(source: string, flags: string): boolean {
+  return flags.includes('i') && !/[A-Z]/.test(source) && /^[\u0000-\u017F]*$/.test(source);
+}
+
+/** Parsed rules per ruleset and casefolding: settings change rarely, prompts arrive constantly. */
+function compiledRules(patterns: Record<string, string>, version: string, casefolded: boolean): MatchRule[] {
+  const key = `${version}:${casefolded}`;
+  let rules = compiledByVersion.get(key);
+  if (!rules) {
+    rules = Object.entries(patterns).map(([id, pattern]) => {
+      const { source, flags } = compileDelimitedPattern(pattern);
+      const fast = casefolded && caseInsensitiveFlagRedundant(source, flags);
+      return { id, source, flags: fast ? flags.replace('i', '') : flags };
+    });
+    if (compiledByVersion.size >= 32) compiledByVersion.clear();
+    compiledByVersion.set(key, rules);
+  }
+  return rules;
 }
 
 /**
@@ -55,10 +82,7 @@ export async function screenPrompt(prompt: string, s: ScreenSettings, matcher: B
   if ([...prompt].length > s.max_prompt_length) return hit('too_long', null, prompt);
 
   const normalized = normalizePrompt(prompt, s.normalization);
-  const rules = Object.entries(s.patterns).map(([id, pattern]) => {
-    const { source, flags } = compileDelimitedPattern(pattern);
-    return { id, source, flags };
-  });
+  const rules = compiledRules(s.patterns, version, s.normalization.enabled && s.normalization.casefold);
   const errored: string[] = [];
   let pending = rules;
   while (pending.length > 0) {
