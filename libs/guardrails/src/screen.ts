@@ -41,7 +41,7 @@ const compiledByVersion = new Map<string, MatchRule[]>();
  * \S, \W, \D, \B, \P escapes either) and no characters outside ASCII and Latin-1/Extended-A.
  */
 export function caseInsensitiveFlagRedundant(source: string, flags: string): boolean {
-  return flags.includes('i') && !/[A-Z]/.test(source) && /^[\u0000-\u017F]*$/.test(source);
+  return flags.includes('i') && !/[A-Z]/.test(source) && [...source].every((c) => c.codePointAt(0)! <= 0x17f);
 }
 
 /** Parsed rules per ruleset and casefolding: settings change rarely, prompts arrive constantly. */
