@@ -1,18 +1,35 @@
 import { createHash } from 'node:crypto';
 
 /**
- * JSON with object keys sorted at every level (arrays keep their order): the same data always
- * gives the same bytes, whatever order a client wrote its keys in.
+ * A deep copy with every object's keys inserted in sorted order (arrays keep theirs), `toJSON`
+ * applied and undefined members dropped, as JSON.stringify would. JavaScript still lists
+ * integer-like keys first, in numeric order, so the order is one fixed function of the key set:
+ * equal data, however its keys were written, serialises to equal bytes.
  */
+export function canonicalize(value: unknown): unknown {
+  const plain =
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON: () => unknown }).toJSON()
+      : value;
+  if (plain === null || typeof plain !== 'object') return plain;
+  if (Array.isArray(plain)) return plain.map(canonicalize);
+  const source = plain as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source).sort()) {
+    const member = source[key];
+    if (member !== undefined && typeof member !== 'function' && typeof member !== 'symbol')
+      out[key] = canonicalize(member);
+  }
+  return out;
+}
+
+/** Canonical JSON text: what gets hashed. Built by the native serialiser over a sorted copy (fast). */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  return JSON.stringify(canonicalize(value)) ?? 'null';
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

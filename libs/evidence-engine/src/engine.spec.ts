@@ -1,283 +1,280 @@
-import fc from 'fast-check';
-import { canonicalJson } from './canonical';
 import { createReviewEngine, ReviewEngine } from './engine';
-import { EvidenceError } from './errors';
-import { BUILTIN_PROFILES } from './profiles';
-import { parseReviewRequest } from './request';
+import { EvidenceConfigError, EvidenceError, EvidenceValidationError } from './errors';
+import { fixedClock, ReviewLogEntry } from './ports';
+import { builtinTaxonomy } from './taxonomy';
 
-const fixedNow = () => new Date('2026-11-22T10:00:00.000Z');
-const engine = (config = {}) => createReviewEngine(config, { now: fixedNow, monotonicMs: () => 0 });
+const clock = fixedClock('2026-11-22T10:00:00Z');
+const engine = (config = {}) => createReviewEngine(config, { clock });
 
-const artifact = (claims: unknown[], sources: unknown[] = [], extra: Record<string, unknown> = {}) => ({
-  artifact_id: 'a-1',
-  answer_text: 'The answer.',
-  claims,
-  sources,
-  ...extra,
-});
+const request = {
+  artifact: {
+    artifact_id: 'art-1',
+    answer_text: 'Aspirin is always safe for children.',
+    question: 'Is aspirin safe?',
+    claims: [
+      {
+        id: 'c1',
+        text: 'Aspirin is always safe for children.',
+        assertiveness: 'definitive',
+        source_ids: ['blog', 'nope'],
+      },
+      {
+        id: 'c2',
+        text: 'Dosage depends on weight.',
+        assertiveness: 'tentative',
+        source_ids: ['paper'],
+      },
+    ],
+    sources: [
+      { id: 'blog', url: 'https://someblog.test/aspirin', declared_tier: 'blog' },
+      { id: 'paper', url: 'https://doi.org/10.1000/abc', title: 'A trial' },
+    ],
+  },
+  options: { profile_key: 'medical' },
+};
 
-async function validationDetails(p: Promise<unknown>): Promise<Array<{ path: string; message: string }>> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(EvidenceError);
-    expect((e as EvidenceError).status).toBe(422);
-    return (e as EvidenceError).details;
-  }
-  throw new Error('expected a validation error');
-}
-
-describe('request validation', () => {
-  it('lists every problem with its field path', async () => {
-    const details = await validationDetails(
-      engine().review({
-        artifact: {
-          artifact_id: '',
-          claims: [{ id: 7, text: 'x', assertiveness: 'certain', source_ids: ['', 's'] }, 'nope'],
-          sources: [{ id: 's', url: 5 }],
-          metadata: [1],
-        },
-        options: { dry_run: 'yes', budget: { max_tokens: -1 } },
-      }),
-    );
-    const paths = details.map((d) => d.path);
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        'artifact.artifact_id',
-        'artifact.answer_text',
-        'artifact.claims.0.id',
-        'artifact.claims.0.assertiveness',
-        'artifact.claims.0.source_ids.0',
-        'artifact.claims.1',
-        'artifact.sources.0.url',
-        'artifact.metadata',
-        'options.dry_run',
-        'options.budget.max_tokens',
-      ]),
-    );
-    expect(details.find((d) => d.path === 'artifact.artifact_id')!.message).toBe('Expected non-empty string at [artifact.artifact_id].');
+describe('ReviewEngine.review', () => {
+  it('runs labelling, the checks in order, reduction and scoring into one result', async () => {
+    const r = await engine().review(request);
+    expect(Object.keys(r)).toEqual([
+      'review_id',
+      'artifact_id',
+      'profile_key',
+      'verdict',
+      'findings',
+      'claim_verdicts',
+      'claim_gaps',
+      'source_tiers',
+      'risk_score',
+      'budget',
+      'reviewed_at',
+      'metadata',
+    ]);
+    expect(r.review_id).toMatch(/^rev_[0-9a-f]{32}$/);
+    expect(r).toMatchObject({
+      artifact_id: 'art-1',
+      profile_key: 'medical',
+      verdict: 'flag_for_human_review',
+      claim_verdicts: { c1: 'flag_for_human_review' },
+      claim_gaps: { c1: 70, c2: 0 },
+      source_tiers: { blog: 'blog', paper: 'peer_reviewed' },
+      risk_score: 0.6667,
+      budget: { llm_calls: 0, tokens: 0, heavy_checks: 0, wall_seconds: 0 },
+      reviewed_at: '2026-11-22T10:00:00.000Z',
+      metadata: { dry_run: false, heavy_checks_run: false, llm_enabled: false },
+    });
+    expect(r.findings.map((f) => [f.check_kind, f.claim_id, f.verdict])).toEqual([
+      ['evidence_strength', 'c1', 'flag_for_human_review'],
+      ['over_generalization', 'c1', 'soften'],
+      ['special_population', 'c1', 'flag_for_human_review'],
+    ]);
+    expect(Object.keys(r.findings[0])).toEqual([
+      'check_kind',
+      'claim_id',
+      'verdict',
+      'reason',
+      'suggested_rewrite',
+      'confidence',
+      'cost_class',
+      'evidence',
+    ]);
+    expect(Object.keys(r.findings[0].evidence)).toEqual([
+      'required_tier',
+      'best_tier',
+      'gap',
+      'source_ids',
+    ]);
   });
 
-  it('accepts a flat artifact, defaults and the declaredTier alias', () => {
-    const r = parseReviewRequest({ ...artifact([{ id: 'c', text: 't' }], [{ id: 's', declaredTier: 'news' }]), question: '', options: { budget: { max_llm_calls: '2' } } });
-    expect(r.artifact.question).toBeNull();
-    expect(r.artifact.claims[0]).toMatchObject({ assertiveness: 'likely', source_ids: [] });
-    expect(r.artifact.sources[0].declared_tier).toBe('news');
-    expect(r.options).toMatchObject({ profile_key: 'default', dry_run: false, label_via_llm: false, budget: { max_llm_calls: 2, max_tokens: 6000, max_heavy_checks: 8, max_wall_seconds: 30 } });
-  });
-
-  it('refuses null or a map where a list belongs', async () => {
-    const details = await validationDetails(engine().review({ artifact_id: 'a', answer_text: 'b', claims: null, sources: { a: 1 } }));
-    expect(details.map((d) => d.path)).toEqual(['claims', 'sources']);
-  });
-
-  it('answers 404 for an unknown profile', async () => {
-    await expect(engine().review({ ...artifact([]), options: { profile_key: 'astrology' } })).rejects.toMatchObject({ code: 'unknown_profile', status: 404 });
-  });
-});
-
-describe('tier labeling (first rule that matches)', () => {
-  const e = engine({ tier_hints: { 'nih.gov': 'official', '*.example.org': 'blog', 'ghost.test': 'news' } });
-  const tier = (source: Record<string, unknown>) => e.labelTier({ id: 's', ...source }).tier;
-
-  it('uses a declared tier, and turns an unknown one into unverified', () => {
-    expect(tier({ declared_tier: ' guideline ', url: 'https://arxiv.org/abs/1' })).toBe('guideline');
-    expect(tier({ declared_tier: 'gospel' })).toBe('unverified');
-  });
-
-  it('applies domain hints to the host and its subdomains, in order', () => {
-    expect(tier({ url: 'https://www.nih.gov/x' })).toBe('official');
-    expect(tier({ url: 'https://example.org/x' })).toBe('blog');
-    expect(tier({ url: 'https://notnih.gov/x' })).toBe('unverified');
-    expect(tier({ url: 'nih.gov/x' })).toBe('unverified');
-  });
-
-  it('labels arXiv as preprint even with a DOI, and a DOI anywhere as peer-reviewed', () => {
-    expect(tier({ url: 'https://export.arxiv.org/abs/1', title: 'doi 10.1000/xyz' })).toBe('preprint');
-    expect(tier({ url: 'https://journal.test/a', snippet: 'See DOI:10.12345/ABC.9' })).toBe('peer_reviewed');
-    expect(tier({ metadata: { doi: '10.5555/12345678' } })).toBe('peer_reviewed');
-    expect(tier({ title: 'version 10.1/x' })).toBe('unverified');
-  });
-
-  it('refuses a hint naming an unconfigured tier at construction', () => {
-    expect(() => engine({ tier_hints: { 'x.test': 'ghost' } })).toThrow(/tier_hints.x.test/);
-  });
-});
-
-describe('evidence_strength and the gap g(c)', () => {
-  it.each(BUILTIN_PROFILES.map((p) => [p.key, p] as const))('uses the %s thresholds', async (key, profile) => {
-    const e = engine();
-    for (const assertiveness of ['tentative', 'likely', 'definitive'] as const) {
-      const required = e.tiers.get(profile.min_tier[assertiveness])!;
-      const r = await e.review({ ...artifact([{ id: 'c', text: 'plain words', assertiveness, source_ids: ['s'] }], [{ id: 's', declared_tier: 'news' }]), options: { profile_key: key } });
-      expect(r.claim_gaps['c']).toBe(Math.max(0, required.rank - 45));
-      const es = r.findings.filter((f) => f.check_kind === 'evidence_strength');
-      expect(es).toHaveLength(required.rank > 45 ? 1 : 0);
-      if (es.length) {
-        expect(es[0]).toMatchObject({
-          verdict: profile.checks.evidence_strength!.verdict,
-          reason: `Claim requires evidence tier [${required.key}] but best source tier is [news].`,
-          confidence: 0.85,
-          cost_class: 'cheap',
-          evidence: { required_tier: required.key, best_tier: 'news', gap: required.rank - 45 },
-        });
-      }
-    }
-  });
-
-  it('takes the best cited source, skips unknown ids but lists them, and lets the last duplicate win', async () => {
-    const r = await engine().review(
-      artifact(
-        [{ id: 'c', text: 'x', assertiveness: 'definitive', source_ids: ['blog', 'missing', 'dup'] }],
-        [{ id: 'blog', declared_tier: 'blog' }, { id: 'dup', declared_tier: 'guideline' }, { id: 'dup', declared_tier: 'news' }],
-      ),
-    );
-    expect(r.source_tiers).toEqual({ blog: 'blog', dup: 'news' });
-    expect(r.findings[0].evidence).toMatchObject({ best_tier: 'news', source_ids: ['blog', 'missing', 'dup'] });
-    expect(r.claim_gaps['c']).toBe(80 - 45);
-  });
-
-  it('raises a configured keep verdict to soften', async () => {
-    const e = engine({ profiles: { default: { checks: { ...BUILTIN_PROFILES[0].checks, evidence_strength: { verdict: 'keep' } } } } });
-    const r = await e.review(artifact([{ id: 'c', text: 'x' }]));
-    expect(r.findings[0].verdict).toBe('soften');
-  });
-});
-
-describe('keyword checks', () => {
-  it('matches whole words only, case-insensitively, first keyword in list order, one per claim per check', async () => {
-    const r = await engine().review(
-      artifact(
-        [
-          { id: 'a', text: 'This ALWAYS works and never fails.', source_ids: ['g'] },
-          { id: 'b', text: 'It improves outcomes.', source_ids: ['g'] },
-          { id: 'c', text: 'A life-threatening, emergency case.', source_ids: ['g'] },
-          { id: 'd', text: 'always_on mode', source_ids: ['g'] },
-        ],
-        [{ id: 'g', declared_tier: 'guideline' }],
-      ),
-    );
-    const byClaim = (id: string) => r.findings.filter((f) => f.claim_id === id).map((f) => [f.check_kind, f.evidence['keyword']]);
-    expect(byClaim('a')).toEqual([['over_generalization', 'always']]);
-    expect(byClaim('b')).toEqual([]);
-    expect(byClaim('c')).toEqual([['red_flag', 'emergency']]);
-    expect(byClaim('d')).toEqual([]);
-    expect(r.findings.find((f) => f.claim_id === 'a')).toMatchObject({ reason: 'Claim matched over_generalization keyword [always].', confidence: 0.7, verdict: 'soften' });
-  });
-
-  it('runs only the checks the profile enables', async () => {
-    const r = await engine().review({ ...artifact([{ id: 'a', text: 'Not for children; contraindicated.', assertiveness: 'tentative', source_ids: ['g'] }], [{ id: 'g', declared_tier: 'guideline' }]), options: { profile_key: 'engineering' } });
+  it('never scans the answer text', async () => {
+    const r = await engine().review({
+      artifact_id: 'a',
+      answer_text: 'Always fraud, an emergency for children.',
+      claims: [{ id: 'c', text: 'Plain.', source_ids: ['g'] }],
+      sources: [{ id: 'g', declared_tier: 'guideline' }],
+    });
     expect(r.findings).toEqual([]);
-    const d = await engine().review(artifact([{ id: 'a', text: 'Not for children; contraindicated.', source_ids: ['g'] }], [{ id: 'g', declared_tier: 'guideline' }]));
-    expect(d.findings.map((f) => f.check_kind)).toEqual(['special_population', 'contraindication']);
+    expect(r).toMatchObject({
+      verdict: 'keep',
+      risk_score: 0,
+      claim_verdicts: {},
+      claim_gaps: { c: 0 },
+    });
   });
-});
 
-describe('reduction, verdict and score', () => {
-  it('maps claims to their worst finding in input order, omits clean claims, and scores the worst severity', async () => {
-    const r = await engine().review(
-      artifact(
-        [
-          { id: 'z', text: 'A fraud scheme.', source_ids: ['g'] },
-          { id: 'clean', text: 'Plain.', source_ids: ['g'] },
-          { id: 'a', text: 'It always helps.', source_ids: [] },
-        ],
-        [{ id: 'g', declared_tier: 'guideline' }],
-      ),
+  it('uses the default profile when none is named, or the configured default_profile', async () => {
+    const flat = { ...request.artifact };
+    expect((await engine().review(flat)).profile_key).toBe('default');
+    expect((await engine({ default_profile: 'legal' }).review(flat)).profile_key).toBe('legal');
+  });
+
+  it('answers unknown_profile (404) for a profile it does not have', async () => {
+    await expect(
+      engine().review({ ...request, options: { profile_key: 'astrology' } }),
+    ).rejects.toMatchObject({
+      code: 'unknown_profile',
+      status: 404,
+      message: 'Unknown evidence risk profile [astrology].',
+    });
+  });
+
+  it('refuses an invalid request with every problem listed', async () => {
+    await expect(engine().review({ artifact_id: '', claims: [{}] })).rejects.toBeInstanceOf(
+      EvidenceValidationError,
     );
-    expect(Object.keys(r.claim_verdicts)).toEqual(['z', 'a']);
-    expect(r.claim_verdicts).toEqual({ z: 'remove', a: 'soften' });
-    expect(r.verdict).toBe('remove');
-    expect(r.risk_score).toBe(1);
   });
 
-  it('keeps a clean review at keep with score 0', async () => {
-    const r = await engine().review(artifact([{ id: 'c', text: 'Plain.', source_ids: ['g'] }], [{ id: 'g', declared_tier: 'guideline' }]));
-    expect(r).toMatchObject({ verdict: 'keep', risk_score: 0, findings: [], claim_verdicts: {}, claim_gaps: { c: 0 } });
+  it('takes reviewed_at from the clock, or from the request when replaying', async () => {
+    expect((await engine().review(request)).reviewed_at).toBe('2026-11-22T10:00:00.000Z');
+    const replay = await engine().review({
+      ...request,
+      options: { ...request.options, reviewed_at: '2025-01-02T03:04:05Z' },
+    });
+    expect(replay.reviewed_at).toBe('2025-01-02T03:04:05.000Z');
+  });
+
+  it('reports wall seconds from the monotonic clock', async () => {
+    let ms = 0;
+    const ticking = createReviewEngine(
+      {},
+      { clock: { now: () => new Date(0), monotonicMs: () => (ms += 700) } },
+    );
+    expect((await ticking.review(request)).budget.wall_seconds).toBe(0);
+    const e = createReviewEngine(
+      {},
+      { clock: { now: () => new Date(0), monotonicMs: () => (ms += 2500) } },
+    );
+    expect((await e.review(request)).budget.wall_seconds).toBe(2);
   });
 });
 
-describe('profiles and taxonomy', () => {
-  it('validates profile config at construction, naming the key', () => {
-    const base = BUILTIN_PROFILES[0];
-    expect(() => engine({ profiles: { default: { min_tier: { tentative: 'blog', likely: 'official' } as never } } })).toThrow(/profiles.default.min_tier.definitive/);
-    expect(() => engine({ profiles: { default: { enabled_checks: 'all' as never } } })).toThrow(/enabled_checks must be a list/);
-    expect(() => engine({ profiles: { default: { checks: { ...base.checks, scope: { verdict: 'keep' } } as never } } })).toThrow(/checks.scope/);
-    expect(() => engine({ profiles: { default: { checks: { ...base.checks, red_flag: { verdict: 'remove', keywords: [] } } } } })).toThrow(/red_flag.keywords/);
-    expect(() => engine({ profiles: { default: { checks: { ...base.checks, red_flag: { verdict: 'nuke' as never, keywords: ['x'] } } } } })).toThrow(/invalid verdict/);
-    expect(() => engine({ tiers: { official: { rank: 101 } } })).toThrow(/tiers.official.rank/);
+describe('ReviewEngine and the review log port', () => {
+  it('appends the request and result, except for dry runs', async () => {
+    const entries: ReviewLogEntry[] = [];
+    const e = createReviewEngine(
+      {},
+      { clock, log: { append: async (entry) => void entries.push(entry) } },
+    );
+    const result = await e.review(request);
+    await e.review({ ...request, options: { ...request.options, dry_run: true } });
+    expect(entries).toHaveLength(1);
+    expect(entries[0].result).toBe(result);
+    expect(entries[0].artifact.artifact_id).toBe('art-1');
+    expect(entries[0].options).toMatchObject({ profile_key: 'medical', dry_run: false });
   });
 
-  it('lists profiles by key and the taxonomy in its documented order', () => {
-    const e = engine({ tiers: { vendor_doc: { rank: 50, label: 'Vendor docs' } } });
-    expect(Object.keys(e.listProfiles().profiles)).toEqual(['default', 'engineering', 'finance', 'legal', 'medical']);
-    const t = e.taxonomy();
-    expect(Object.keys(t.tiers)).toEqual(['guideline', 'peer_reviewed', 'official', 'preprint', 'vendor_doc', 'news', 'blog', 'search_hint', 'unverified']);
-    expect(t.tiers['vendor_doc']).toEqual({ key: 'vendor_doc', rank: 50, label: 'Vendor docs', builtin: false });
+  it('fails the review when the append fails', async () => {
+    const e = createReviewEngine(
+      {},
+      { log: { append: () => Promise.reject(new Error('disk full')) } },
+    );
+    await expect(e.review(request)).rejects.toThrow('disk full');
+  });
+});
+
+describe('ReviewEngine: construction and listings', () => {
+  it('refuses a bad config at construction, naming the key', () => {
+    expect(() => engine({ tiers: { official: { rank: 101 } } })).toThrow(EvidenceConfigError);
+    expect(() => engine({ tier_hints: { 'x.test': 'ghost' } })).toThrow(/tier_hints\.x\.test/);
+  });
+
+  it('lists profiles by key with their summary', () => {
+    const { profiles } = engine().listProfiles();
+    expect(Object.keys(profiles)).toEqual([
+      'default',
+      'engineering',
+      'finance',
+      'legal',
+      'medical',
+    ]);
+    expect(profiles['engineering']).toEqual({
+      key: 'engineering',
+      label: 'Engineering',
+      description: 'Technical answers: compatibility, operations and security claims.',
+      enabled_checks: [
+        'evidence_strength',
+        'over_generalization',
+        'boundary_condition',
+        'red_flag',
+      ],
+      min_tier: { tentative: 'blog', likely: 'official', definitive: 'official' },
+    });
+  });
+
+  it('shows one profile with its checks, or unknown_profile', () => {
+    const { profile } = engine().getProfile('legal');
+    expect(Object.keys(profile.checks)).toEqual([
+      'evidence_strength',
+      'over_generalization',
+      'boundary_condition',
+      'red_flag',
+    ]);
+    expect(profile.checks.red_flag).toEqual({
+      verdict: 'remove',
+      keywords: ['evade regulation', 'hide evidence', 'illegal workaround', 'circumvent law'],
+    });
+    expect(() => engine().getProfile('nope')).toThrow(EvidenceError);
+  });
+
+  it('serves the taxonomy with configured tiers sorted by rank, then key', () => {
+    const t = engine({ tiers: { vendor_doc: { rank: 45, label: 'Vendor docs' } } }).taxonomy();
+    expect(Object.keys(t.tiers)).toEqual([
+      'guideline',
+      'peer_reviewed',
+      'official',
+      'preprint',
+      'news',
+      'vendor_doc',
+      'blog',
+      'search_hint',
+      'unverified',
+    ]);
+    expect(t.tiers['vendor_doc']).toEqual({
+      key: 'vendor_doc',
+      rank: 45,
+      label: 'Vendor docs',
+      builtin: false,
+    });
+    expect(t.risk_checks).toEqual([
+      'evidence_strength',
+      'over_generalization',
+      'special_population',
+      'contraindication',
+      'boundary_condition',
+      'red_flag',
+    ]);
     expect(t.risk_verdicts).toEqual([
       { key: 'keep', severity: 0 },
       { key: 'soften', severity: 1 },
       { key: 'flag_for_human_review', severity: 2 },
       { key: 'remove', severity: 3 },
     ]);
-    expect(() => e.getProfile('nope')).toThrow(EvidenceError);
+    expect(t.claim_assertiveness).toEqual(['definitive', 'likely', 'tentative']);
+    expect(JSON.stringify(engine().taxonomy())).toBe(JSON.stringify(builtinTaxonomy()));
   });
 });
 
-describe('stability', () => {
-  const claimArb = fc.record({
-    id: fc.stringMatching(/^[a-z]{1,6}$/),
-    text: fc.constantFrom('Always works.', 'Plain statement.', 'Risk of fraud.', 'For children.', 'Regardless of dose.'),
-    assertiveness: fc.constantFrom('definitive', 'likely', 'tentative'),
-    source_ids: fc.array(fc.constantFrom('s1', 's2', 's3', 'nope'), { maxLength: 3 }),
-  });
-  const sourceArb = fc.record({ id: fc.constantFrom('s1', 's2', 's3'), declared_tier: fc.constantFrom('guideline', 'news', 'blog', 'peer_reviewed') });
-  const requestArb = fc.record({
-    claims: fc.array(claimArb, { maxLength: 6 }),
-    sources: fc.array(sourceArb, { maxLength: 4 }),
-    profile: fc.constantFrom('default', 'engineering', 'finance', 'legal', 'medical'),
+describe('ReviewEngine.labelTier', () => {
+  const e: ReviewEngine = engine({ tier_hints: { 'nih.gov': 'official' } });
+
+  it('labels one source by the engine rules', () => {
+    expect(e.labelTier({ id: 's', url: 'https://www.nih.gov/x' })).toEqual({ tier: 'official' });
+    expect(e.labelTier({ id: 's', declaredTier: 'news' })).toEqual({ tier: 'news' });
+    expect(e.explainTier({ id: 's', title: 'doi 10.1234/x' })).toEqual({
+      tier: 'peer_reviewed',
+      rule: 'doi',
+    });
   });
 
-  it('gives byte-identical results for the same request, whatever the key order', async () => {
-    await fc.assert(
-      fc.asyncProperty(requestArb, async ({ claims, sources, profile }) => {
-        const a = await engine().review({ artifact: artifact(claims, sources), options: { profile_key: profile } });
-        const reordered = JSON.parse(canonicalJson({ options: { profile_key: profile }, artifact: artifact(claims, sources) }));
-        const b = await engine().review(reordered);
-        expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+  it('validates the source like a review request does', () => {
+    expect(() => e.labelTier({ url: 5 })).toThrow(
+      expect.objectContaining({
+        details: [
+          { path: 'id', message: 'Expected non-empty string at [id].' },
+          { path: 'url', message: 'Expected string or null at [url].' },
+        ],
       }),
-      { numRuns: 60 },
     );
-  });
-
-  it('changes the review id exactly when the request or the profile changes', async () => {
-    await fc.assert(
-      fc.asyncProperty(requestArb, fc.string({ minLength: 1, maxLength: 8 }), async ({ claims, sources, profile }, suffix) => {
-        const e: ReviewEngine = engine();
-        const base = await e.review({ artifact: artifact(claims, sources), options: { profile_key: profile } });
-        const same = await e.review({ artifact: artifact(claims, sources), options: { profile_key: profile, dry_run: true, reviewed_at: '2030-01-01T00:00:00Z' } });
-        expect(same.review_id).toBe(base.review_id);
-        const changed = await e.review({ artifact: artifact(claims, sources, { question: `q${suffix}` }), options: { profile_key: profile } });
-        expect(changed.review_id).not.toBe(base.review_id);
-        const otherProfile = await e.review({ artifact: artifact(claims, sources), options: { profile_key: profile === 'legal' ? 'medical' : 'legal' } });
-        expect(otherProfile.review_id).not.toBe(base.review_id);
-        expect(base.review_id).toMatch(/^rev_[0-9a-f]{32}$/);
-      }),
-      { numRuns: 40 },
-    );
-  });
-
-  it('keeps findings in check order, then claim input order, and takes time from the clock or the replay option', async () => {
-    const r = await engine().review({ ...artifact([{ id: 'b', text: 'Always, for children.' }, { id: 'a', text: 'Never.' }]), options: { reviewed_at: '2025-01-02T03:04:05Z' } });
-    expect(r.findings.map((f) => `${f.check_kind}:${f.claim_id}`)).toEqual([
-      'evidence_strength:b',
-      'evidence_strength:a',
-      'over_generalization:b',
-      'over_generalization:a',
-      'special_population:b',
-    ]);
-    expect(r.reviewed_at).toBe('2025-01-02T03:04:05.000Z');
-    expect((await engine().review(artifact([]))).reviewed_at).toBe('2026-11-22T10:00:00.000Z');
-    expect(Object.keys(r)).toEqual(['review_id', 'artifact_id', 'profile_key', 'verdict', 'findings', 'claim_verdicts', 'claim_gaps', 'source_tiers', 'risk_score', 'budget', 'reviewed_at', 'metadata']);
+    expect(() => e.labelTier(null)).toThrow(EvidenceValidationError);
   });
 });

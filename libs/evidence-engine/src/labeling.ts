@@ -1,41 +1,63 @@
-import { EvidenceError } from './errors';
-import { Tier } from './tiers';
+import { TierHint } from './tier-hints';
+import { TierTable, UNVERIFIED_TIER } from './tiers';
 import { Source } from './types';
 
-/** `10.` + 4–9 digits + `/` + a suffix, any case. */
-const DOI = /\b10\.\d{4,9}\/\S+/i;
+/** Which labelling rule decided a source's tier (`model`: the optional LLM refinement). */
+export type LabelRule =
+  'declared_tier' | 'domain_hint' | 'preprint_host' | 'doi' | 'default' | 'model';
 
-function hostOf(url: string | null): string | null {
-  if (!url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return null;
+export interface TierLabel {
+  tier: string;
+  rule: LabelRule;
+}
+
+export interface LabelingRules {
+  tiers: TierTable;
+  hints: readonly TierHint[];
+}
+
+export type LabelableSource = Pick<
+  Source,
+  'url' | 'title' | 'snippet' | 'declared_tier' | 'metadata'
+>;
+
+/** `10.` + 4–9 digits + `/` + a suffix, in any case, not glued to a preceding word. */
+const DOI = /(?<![\p{L}\p{N}_.])10\.\d{4,9}\/\S+/iu;
+const PREPRINT_HOSTS = ['arxiv.org'];
+
+/** The host of an absolute URL, lowercased; text without a scheme has none. */
+export function hostOf(url: string | null): string | null {
+  if (!url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) return null;
   try {
-    return new URL(url).hostname.toLowerCase();
+    const host = new URL(url.trim()).hostname.toLowerCase().replace(/\.$/, '');
+    return host === '' ? null : host;
   } catch {
     return null;
   }
 }
 
-const matchesDomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+const onDomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 
 /**
- * r(s): the tier of a source, by the first rule that matches (reference §1.3): a declared tier
- * (unknown keys mean unverified), configured domain hints in order, arXiv as preprint, a DOI as
- * peer-reviewed, else unverified.
+ * r(s): a source's tier by the first rule that matches. A declared tier (an unknown key means
+ * unverified: a claim is not made stronger by a tier nobody configured), then domain hints in
+ * config order, then arXiv as preprint (even when a DOI is present: arXiv mints DOIs too), then
+ * a DOI in url, title, snippet or metadata.doi as peer-reviewed, else unverified.
  */
-export function labelSource(source: Pick<Source, 'url' | 'title' | 'snippet' | 'declared_tier' | 'metadata'>, tiers: Map<string, Tier>, hints: Array<[string, string]>): string {
-  const declared = source.declared_tier?.trim();
-  if (declared) return tiers.has(declared) ? declared : 'unverified';
+export function labelSource(source: LabelableSource, rules: LabelingRules): TierLabel {
+  const declared = source.declared_tier?.trim().toLowerCase();
+  if (declared) {
+    return { tier: rules.tiers.has(declared) ? declared : UNVERIFIED_TIER, rule: 'declared_tier' };
+  }
   const host = hostOf(source.url);
   if (host) {
-    for (const [pattern, tier] of hints) {
-      const domain = pattern.toLowerCase().replace(/^\*\./, '');
-      if (matchesDomain(host, domain)) {
-        if (!tiers.has(tier)) throw new EvidenceError('validation_error', 422, `Evidence tier [${tier}] is not configured.`);
-        return tier;
-      }
-    }
-    if (matchesDomain(host, 'arxiv.org')) return 'preprint';
+    const hint = rules.hints.find((h) => onDomain(host, h.domain));
+    if (hint) return { tier: hint.tier, rule: 'domain_hint' };
+    if (PREPRINT_HOSTS.some((d) => onDomain(host, d)))
+      return { tier: 'preprint', rule: 'preprint_host' };
   }
   const doi = source.metadata?.['doi'];
-  if ([source.url, source.title, source.snippet, typeof doi === 'string' ? doi : null].some((t) => t && DOI.test(t))) return 'peer_reviewed';
-  return 'unverified';
+  const texts = [source.url, source.title, source.snippet, typeof doi === 'string' ? doi : null];
+  if (texts.some((t) => t !== null && DOI.test(t))) return { tier: 'peer_reviewed', rule: 'doi' };
+  return { tier: UNVERIFIED_TIER, rule: 'default' };
 }

@@ -1,143 +1,229 @@
-import { EvidenceError, FieldProblem } from './errors';
-import { Artifact, ASSERTIVENESS, Assertiveness, BudgetCaps, Claim, ReviewRequest, Source } from './types';
+import { EvidenceError } from './errors';
+import { isPlainObject, pathOf, ProblemList, wholeNumber } from './json';
+import {
+  Artifact,
+  ASSERTIVENESS,
+  Assertiveness,
+  BudgetCaps,
+  Claim,
+  JsonObject,
+  ReviewOptions,
+  ReviewRequest,
+  Source,
+} from './types';
 
-export const DEFAULT_BUDGET: BudgetCaps = { max_llm_calls: 3, max_tokens: 6000, max_heavy_checks: 8, max_wall_seconds: 30 };
+const BUDGET_KEYS: ReadonlyArray<keyof BudgetCaps> = [
+  'max_llm_calls',
+  'max_tokens',
+  'max_heavy_checks',
+  'max_wall_seconds',
+];
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
-type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Reads fields of one untrusted object, recording a problem (with its path) for each bad one. */
+class FieldReader {
+  constructor(
+    private readonly obj: JsonObject,
+    private readonly base: string,
+    private readonly problems: ProblemList,
+  ) {}
 
-/**
- * Turns an untrusted request (envelope `{artifact, options}` or a flat artifact with `options`)
- * into a typed one, or throws a validation error that lists every problem with its field path.
- * Unknown fields are ignored.
- */
-export function parseReviewRequest(input: unknown): ReviewRequest {
-  const problems: FieldProblem[] = [];
-  const problem = (path: string, message: string) => problems.push({ path, message: `${message} at [${path}].` });
+  at(key: string | number): string {
+    return pathOf(this.base, key);
+  }
 
-  if (!isObject(input)) throw EvidenceError.validation([{ path: '', message: 'Expected a JSON object at [].' }]);
-  const envelope = isObject(input['artifact']);
-  const raw = (envelope ? input['artifact'] : input) as Raw;
-  const base = envelope ? 'artifact.' : '';
-  const rawOptions = input['options'];
+  requiredString(key: string): string {
+    const v = this.obj[key];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+    this.problems.add(this.at(key), `Expected non-empty string at [${this.at(key)}].`);
+    return '';
+  }
 
-  const str = (obj: Raw, key: string, path: string): string => {
-    const v = obj[key];
-    if (typeof v !== 'string' || v.trim() === '') {
-      problem(path, 'Expected non-empty string');
-      return '';
-    }
-    return v;
-  };
-  const optionalStr = (obj: Raw, key: string, path: string): string | null => {
-    const v = obj[key];
+  /** A string or null; `""` counts as null. */
+  optionalString(key: string): string | null {
+    const path = this.at(key);
+    const v = this.obj[key];
     if (v === undefined || v === null || v === '') return null;
-    if (typeof v !== 'string') {
-      problem(path, 'Expected string or null');
-      return null;
-    }
-    return v;
-  };
-  const metadata = (obj: Raw, path: string): Record<string, unknown> => {
-    const v = obj['metadata'];
+    if (typeof v === 'string') return v;
+    this.problems.add(path, `Expected string or null at [${path}].`);
+    return null;
+  }
+
+  metadata(): JsonObject {
+    const v = this.obj['metadata'];
     if (v === undefined || v === null) return {};
-    if (!isObject(v)) {
-      problem(path, 'Expected an object with string keys');
-      return {};
-    }
-    return v;
-  };
-  const list = (obj: Raw, key: string, path: string): Raw[] => {
-    const v = obj[key];
+    if (isPlainObject(v)) return v;
+    this.problems.add(
+      this.at('metadata'),
+      `Expected an object with string keys at [${this.at('metadata')}].`,
+    );
+    return {};
+  }
+
+  /** A list of objects parsed in order (default empty); null, a map or a non-object item is refused. */
+  objects<T>(key: string, parse: (item: JsonObject, path: string) => T): T[] {
+    const v = this.obj[key];
     if (v === undefined) return [];
     if (!Array.isArray(v)) {
-      problem(path, 'Expected a list of objects');
+      this.problems.add(this.at(key), `Expected a list of objects at [${this.at(key)}].`);
       return [];
     }
-    return v.filter((item, i) => {
-      if (!isObject(item)) problem(`${path}.${i}`, 'Expected an object');
-      return isObject(item);
-    }) as Raw[];
+    const out: T[] = [];
+    v.forEach((item, i) => {
+      const path = pathOf(this.at(key), i);
+      if (isPlainObject(item)) out.push(parse(item, path));
+      else this.problems.add(path, `Expected an object at [${path}].`);
+    });
+    return out;
+  }
+}
+
+function parseClaim(raw: JsonObject, path: string, problems: ProblemList): Claim {
+  const r = new FieldReader(raw, path, problems);
+  const id = r.requiredString('id');
+  const text = r.requiredString('text');
+  let assertiveness: Assertiveness = 'likely';
+  const a = raw['assertiveness'];
+  if (a !== undefined && a !== null && a !== '') {
+    if ((ASSERTIVENESS as readonly unknown[]).includes(a)) assertiveness = a as Assertiveness;
+    else
+      problems.add(
+        r.at('assertiveness'),
+        `Expected one of ${ASSERTIVENESS.join(', ')} at [${r.at('assertiveness')}].`,
+      );
+  }
+  const sourceIds: string[] = [];
+  const ids = raw['source_ids'];
+  if (ids !== undefined && !Array.isArray(ids)) {
+    problems.add(
+      r.at('source_ids'),
+      `Expected a list of non-empty strings at [${r.at('source_ids')}].`,
+    );
+  } else if (ids) {
+    ids.forEach((id, i) => {
+      const at = pathOf(r.at('source_ids'), i);
+      if (typeof id === 'string' && id.trim() !== '') sourceIds.push(id);
+      else problems.add(at, `Expected non-empty string at [${at}].`);
+    });
+  }
+  return {
+    id,
+    text,
+    assertiveness,
+    source_ids: sourceIds,
+    metadata: r.metadata(),
   };
+}
 
-  const claims: Claim[] = list(raw, 'claims', `${base}claims`).map((c, i) => {
-    const at = `${base}claims.${i}`;
-    const rawAssert = c['assertiveness'];
-    let assertiveness: Assertiveness = 'likely';
-    if (rawAssert !== undefined && rawAssert !== null && rawAssert !== '') {
-      if (typeof rawAssert === 'string' && (ASSERTIVENESS as readonly string[]).includes(rawAssert)) assertiveness = rawAssert as Assertiveness;
-      else problem(`${at}.assertiveness`, `Expected one of ${ASSERTIVENESS.join(', ')}`);
-    }
-    let sourceIds: string[] = [];
-    const ids = c['source_ids'];
-    if (ids !== undefined) {
-      if (!Array.isArray(ids)) problem(`${at}.source_ids`, 'Expected a list of non-empty strings');
-      else {
-        ids.forEach((id, j) => {
-          if (typeof id !== 'string' || id.trim() === '') problem(`${at}.source_ids.${j}`, 'Expected non-empty string');
-        });
-        sourceIds = ids.filter((id): id is string => typeof id === 'string' && id.trim() !== '');
-      }
-    }
-    return { id: str(c, 'id', `${at}.id`), text: str(c, 'text', `${at}.text`), assertiveness, source_ids: sourceIds, metadata: metadata(c, `${at}.metadata`) };
-  });
-
-  const sources: Source[] = list(raw, 'sources', `${base}sources`).map((s, i) => {
-    const at = `${base}sources.${i}`;
-    const declared = s['declared_tier'] !== undefined ? 'declared_tier' : 'declaredTier';
-    return {
-      id: str(s, 'id', `${at}.id`),
-      url: optionalStr(s, 'url', `${at}.url`),
-      title: optionalStr(s, 'title', `${at}.title`),
-      snippet: optionalStr(s, 'snippet', `${at}.snippet`),
-      declared_tier: optionalStr(s, declared, `${at}.${declared}`),
-      metadata: metadata(s, `${at}.metadata`),
-    };
-  });
-
-  const artifact: Artifact = {
-    artifact_id: str(raw, 'artifact_id', `${base}artifact_id`),
-    answer_text: str(raw, 'answer_text', `${base}answer_text`),
-    question: optionalStr(raw, 'question', `${base}question`),
-    tenant_id: optionalStr(raw, 'tenant_id', `${base}tenant_id`),
-    claims,
-    sources,
-    metadata: metadata(raw, `${base}metadata`),
+/** One cited source; `declaredTier` is accepted for `declared_tier`. */
+export function parseSource(raw: JsonObject, path: string, problems: ProblemList): Source {
+  const r = new FieldReader(raw, path, problems);
+  const declaredKey =
+    raw['declared_tier'] === undefined && raw['declaredTier'] !== undefined
+      ? 'declaredTier'
+      : 'declared_tier';
+  return {
+    id: r.requiredString('id'),
+    url: r.optionalString('url'),
+    title: r.optionalString('title'),
+    snippet: r.optionalString('snippet'),
+    declared_tier: r.optionalString(declaredKey),
+    metadata: r.metadata(),
   };
+}
 
-  const options: Raw = rawOptions === undefined || rawOptions === null ? {} : isObject(rawOptions) ? rawOptions : (problem('options', 'Expected an object'), {});
-  const profileKey = options['profile_key'] === undefined ? 'default' : str(options, 'profile_key', 'options.profile_key');
-  const bool = (key: string): boolean => {
-    const v = options[key];
-    if (v === undefined) return false;
-    if (typeof v !== 'boolean') problem(`options.${key}`, 'Review option must be a boolean');
-    return v === true;
+function parseArtifact(raw: JsonObject, base: string, problems: ProblemList): Artifact {
+  const r = new FieldReader(raw, base, problems);
+  return {
+    artifact_id: r.requiredString('artifact_id'),
+    answer_text: r.requiredString('answer_text'),
+    question: r.optionalString('question'),
+    tenant_id: r.optionalString('tenant_id'),
+    claims: r.objects('claims', (item, path) => parseClaim(item, path, problems)),
+    sources: r.objects('sources', (item, path) => parseSource(item, path, problems)),
+    metadata: r.metadata(),
   };
-  const budget = { ...DEFAULT_BUDGET };
-  const rawBudget = options['budget'];
-  if (rawBudget !== undefined && rawBudget !== null) {
-    if (!isObject(rawBudget)) problem('options.budget', 'Expected an object or null');
-    else {
-      for (const key of Object.keys(DEFAULT_BUDGET) as Array<keyof BudgetCaps>) {
-        const v = rawBudget[key];
-        if (v === undefined) continue;
-        const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) problem(`options.budget.${key}`, 'Budget must be an integer, zero or greater');
-        else budget[key] = n;
-      }
+}
+
+function parseOptions(raw: unknown, problems: ProblemList): ReviewOptions {
+  const options: ReviewOptions = {
+    profile_key: null,
+    budget: {},
+    label_via_llm: false,
+    dry_run: false,
+    reviewed_at: null,
+  };
+  if (raw === undefined || raw === null) return options;
+  if (!isPlainObject(raw)) {
+    problems.add('options', 'Expected an object or null at [options].');
+    return options;
+  }
+  const profileKey = raw['profile_key'];
+  if (profileKey !== undefined && profileKey !== null) {
+    if (typeof profileKey === 'string' && profileKey.trim() !== '')
+      options.profile_key = profileKey;
+    else problems.add('options.profile_key', 'Expected non-empty string at [options.profile_key].');
+  }
+  for (const key of ['label_via_llm', 'dry_run'] as const) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v === 'boolean') options[key] = v;
+    else problems.add(`options.${key}`, `Review option [${key}] must be a boolean.`);
+  }
+  const budget = raw['budget'];
+  if (budget !== undefined && budget !== null && !isPlainObject(budget)) {
+    problems.add('options.budget', 'Expected an object or null at [options.budget].');
+  } else if (budget) {
+    for (const key of BUDGET_KEYS) {
+      if (budget[key] === undefined) continue;
+      const n = wholeNumber(budget[key]);
+      if (n === null)
+        problems.add(
+          `options.budget.${key}`,
+          `Budget [${key}] must be a whole number, zero or greater.`,
+        );
+      else options.budget[key] = n;
     }
   }
-  let reviewedAt: string | null = null;
-  if (options['reviewed_at'] !== undefined) {
-    const v = options['reviewed_at'];
-    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(v) || Number.isNaN(Date.parse(v))) {
-      problem('options.reviewed_at', 'Expected an ISO-8601 UTC instant');
-    } else reviewedAt = new Date(v).toISOString();
+  const reviewedAt = raw['reviewed_at'];
+  if (reviewedAt !== undefined && reviewedAt !== null) {
+    const ms =
+      typeof reviewedAt === 'string' && ISO_UTC.test(reviewedAt) ? Date.parse(reviewedAt) : NaN;
+    // Date.parse rolls impossible dates over (Feb 30 → Mar 2); a replay time must be exact.
+    const exact =
+      !Number.isNaN(ms) &&
+      new Date(ms).toISOString().slice(0, 19) === String(reviewedAt).slice(0, 19);
+    if (!exact) {
+      problems.add(
+        'options.reviewed_at',
+        'Review option [reviewed_at] must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z.',
+      );
+    } else options.reviewed_at = new Date(ms).toISOString();
   }
-  const parsed: ReviewRequest = {
-    artifact,
-    options: { profile_key: profileKey, budget, label_via_llm: bool('label_via_llm'), dry_run: bool('dry_run'), reviewed_at: reviewedAt },
-  };
-  if (problems.length) throw EvidenceError.validation(problems);
-  return parsed;
+  return options;
+}
+
+/**
+ * Turns an untrusted request into a typed one, or throws EvidenceValidationError listing every
+ * problem with its field path. Accepts an envelope `{artifact, options}` or a flat artifact with
+ * `options` beside it; paths follow the shape the client sent. Unknown fields are dropped.
+ */
+export function parseReviewRequest(input: unknown): ReviewRequest {
+  const problems = new ProblemList();
+  if (!isPlainObject(input))
+    throw EvidenceError.validation([
+      { path: '', message: 'Expected a JSON object at the top level.' },
+    ]);
+  const envelope = input['artifact'];
+  if (envelope !== undefined && !isPlainObject(envelope))
+    problems.add('artifact', 'Expected an object at [artifact].');
+  const artifact =
+    envelope === undefined
+      ? parseArtifact(input, '', problems)
+      : isPlainObject(envelope)
+        ? parseArtifact(envelope, 'artifact', problems)
+        : parseArtifact({}, 'artifact', new ProblemList()); // its one problem is already recorded
+  const options = parseOptions(input['options'], problems);
+  if (!problems.empty) throw EvidenceError.validation(problems.items);
+  return { artifact, options };
 }

@@ -1,7 +1,8 @@
+/** How strongly a claim is asserted; stronger claims need stronger evidence. */
 export const ASSERTIVENESS = ['definitive', 'likely', 'tentative'] as const;
 export type Assertiveness = (typeof ASSERTIVENESS)[number];
 
-/** The six deterministic checks, in the order they run. */
+/** The six deterministic checks, in the order they run (and are listed in the taxonomy). */
 export const CHECK_KINDS = [
   'evidence_strength',
   'over_generalization',
@@ -16,16 +17,20 @@ export type KeywordCheckKind = Exclude<CheckKind, 'evidence_strength'>;
 /** Verdicts by severity: keep < soften < flag_for_human_review < remove. */
 export const VERDICTS = ['keep', 'soften', 'flag_for_human_review', 'remove'] as const;
 export type Verdict = (typeof VERDICTS)[number];
-export const severityOf = (v: Verdict): number => VERDICTS.indexOf(v);
+export const severityOf = (verdict: Verdict): number => VERDICTS.indexOf(verdict);
 
-export type CostClass = 'cheap' | 'heavy' | 'skipped_over_budget';
+/** cheap = deterministic check; heavy = the model; skipped_over_budget = a heavy check refused. */
+export const COST_CLASSES = ['cheap', 'heavy', 'skipped_over_budget'] as const;
+export type CostClass = (typeof COST_CLASSES)[number];
+
+export type JsonObject = Record<string, unknown>;
 
 export interface Claim {
   id: string;
   text: string;
   assertiveness: Assertiveness;
   source_ids: string[];
-  metadata: Record<string, unknown>;
+  metadata: JsonObject;
 }
 
 export interface Source {
@@ -34,17 +39,18 @@ export interface Source {
   title: string | null;
   snippet: string | null;
   declared_tier: string | null;
-  metadata: Record<string, unknown>;
+  metadata: JsonObject;
 }
 
 export interface Artifact {
   artifact_id: string;
+  /** Never scanned by the deterministic checks; only the model sees it. */
   answer_text: string;
   question: string | null;
   tenant_id: string | null;
   claims: Claim[];
   sources: Source[];
-  metadata: Record<string, unknown>;
+  metadata: JsonObject;
 }
 
 export interface BudgetCaps {
@@ -55,11 +61,13 @@ export interface BudgetCaps {
 }
 
 export interface ReviewOptions {
-  profile_key: string;
-  budget: BudgetCaps;
+  /** null: the engine's configured default profile. */
+  profile_key: string | null;
+  /** Only the caps the client set; the rest come from config (which also bounds them). */
+  budget: Partial<BudgetCaps>;
   label_via_llm: boolean;
   dry_run: boolean;
-  /** Replay: review as of this instant instead of the clock's now (ISO-8601). */
+  /** Replay: review as of this instant (ISO-8601, UTC) instead of the clock's now. */
   reviewed_at: string | null;
 }
 
@@ -76,20 +84,39 @@ export interface Finding {
   suggested_rewrite: string | null;
   confidence: number;
   cost_class: CostClass;
-  evidence: Record<string, unknown>;
+  evidence: JsonObject;
+}
+
+export interface BudgetUsage {
+  llm_calls: number;
+  tokens: number;
+  heavy_checks: number;
+  wall_seconds: number;
+}
+
+export interface ReviewMetadata {
+  dry_run: boolean;
+  /** The model was consulted for the heavy risk check and answered. */
+  heavy_checks_run: boolean;
+  llm_enabled: boolean;
 }
 
 export interface ReviewResult {
   review_id: string;
   artifact_id: string;
   profile_key: string;
+  /** The worst verdict of any finding (keep when there is none). */
   verdict: Verdict;
   findings: Finding[];
+  /** Claim id → worst verdict, in claim order; clean claims are absent. */
   claim_verdicts: Record<string, Verdict>;
+  /** Claim id → g(c) = max(0, t(a,c) − max r(s)), for every claim, in claim order. */
   claim_gaps: Record<string, number>;
+  /** Source id → tier key, in source order. */
   source_tiers: Record<string, string>;
+  /** severity(verdict) / 3, to four decimals: 0, 0.3333, 0.6667 or 1. */
   risk_score: number;
-  budget: { llm_calls: number; tokens: number; heavy_checks: number; wall_seconds: number };
+  budget: BudgetUsage;
   reviewed_at: string;
-  metadata: { dry_run: boolean; heavy_checks_run: boolean; llm_enabled: boolean };
+  metadata: ReviewMetadata;
 }

@@ -1,2 +1,5 @@
 export * from './provider';
+export * from './none.provider';
 export * from './openai-compatible.provider';
+export * from './create-provider';
+export { parseJsonReply, estimateTokens } from './json-reply';

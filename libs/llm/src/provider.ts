@@ -1,39 +1,49 @@
-/** One request to a language model: a system prompt plus a JSON payload, answered in JSON. */
+/** One request to a language model: instructions plus a JSON payload, answered with one JSON object. */
 export interface LlmRequest {
+  /** What the call is for (e.g. `risk_check.evidence_strength`), so replies can be traced. */
   purpose: string;
   prompt: string;
   payload: unknown;
+  /** Upper bound on the reply's tokens. */
   max_tokens: number;
+  /** Aborts the call, e.g. when the caller's wall-time budget runs out. */
+  signal?: AbortSignal;
 }
 
 export interface LlmReply {
   /** The model's raw text. */
   text: string;
-  /** The text parsed as JSON, or null when it is not JSON. */
+  /** The text parsed as JSON, or null when it is not JSON. Callers must validate it. */
   data: unknown;
+  /** Tokens the call cost (prompt and reply); never negative. */
   tokens_used: number;
 }
 
+/** The port every model binding implements. */
 export interface LlmProvider {
   readonly name: string;
   readonly model: string;
   complete(request: LlmRequest): Promise<LlmReply>;
 }
 
-/** The provider could not be reached or failed (adapters answer 503). */
+/** Why a call failed; callers decide whether that is an outage or their own deadline. */
+export type LlmFailureKind = 'network' | 'timeout' | 'aborted' | 'http_status' | 'bad_reply';
+
+/** The provider could not be reached or gave no usable reply (adapters answer 503). */
 export class LlmUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: LlmFailureKind,
+  ) {
     super(message);
     this.name = 'LlmUnavailableError';
   }
 }
 
-/** The default: no model configured. Calling it is a wiring error, never a silent no-op. */
-export class NoLlmProvider implements LlmProvider {
-  readonly name = 'none';
-  readonly model = 'none';
-
-  async complete(): Promise<LlmReply> {
-    throw new LlmUnavailableError('no language model is configured');
+/** A provider configuration that cannot work (checked when the provider is built, at start). */
+export class LlmConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LlmConfigError';
   }
 }

@@ -1,0 +1,228 @@
+import { decideToolCall, firewallSettingsOf, ToolCallDecision } from './firewall/tool-firewall';
+import { ToolCall } from './firewall/tool-definition';
+import { ApprovalActor, approvalActor } from './hitl/approval';
+import { ApprovalResult, ApprovalService, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
+import { handleModelOutput, OutputResult, outputSettingsOf, sanitizeOutputText } from './output/output-handler';
+import { PiiRedactionOptions, redactPii } from './output/pii/pii-redactor';
+import { ApprovalSidecarStore, ApprovalStore } from './ports/approval-store.port';
+import { AuditStore } from './ports/audit-store.port';
+import { FirewallLog } from './ports/firewall-log.port';
+import { Clock, systemClock } from './ports/keyset-page';
+import { OutputStatsStore } from './ports/output-stats.port';
+import { auditAttemptFor } from './screen/audit-entry';
+import { BoundedMatcher } from './screen/bounded-matcher';
+import { rulesetFor } from './screen/ruleset';
+import { ScreenResult, screenPrompt, screenSettingsOf } from './screen/screen';
+import { GuardrailsSettings } from './settings/setting-types';
+import { JsonSchema } from './shared/json-schema';
+
+/** Stores the library writes to; each is optional (no store: nothing recorded, HITL unavailable). */
+export interface GuardrailsPorts {
+  audit?: AuditStore;
+  firewallLog?: FirewallLog;
+  outputStats?: OutputStatsStore;
+  approvals?: ApprovalStore;
+  approvalSidecar?: ApprovalSidecarStore;
+  clock?: Clock;
+}
+
+/** Configuration that is not a runtime setting. */
+export interface GuardrailsOptions {
+  /** Time budget for matching one prompt (default 50 ms); past it the rule fails. */
+  matchTimeoutMs?: number;
+  /** Time budget for compiling a ruleset in the matcher thread (default 2000 ms). */
+  compileTimeoutMs?: number;
+  /** Code points kept by audit_hygiene.prompt_storage = truncate (default 2000). */
+  auditTruncateAt?: number;
+  /** Lifetime of an approval token (default 1440 minutes; 0: never expires). */
+  approvalTtlMinutes?: number;
+  /** Hosts whose links and images model output may keep. */
+  trustedHosts?: string[];
+  pii?: PiiRedactionOptions;
+  /**
+   * A store write failed. Audit, firewall log, output stats and sidecar writes are best-effort so a
+   * store outage never changes a screening decision; the default reports a process warning.
+   */
+  onPortError?: (error: unknown, port: string) => void;
+}
+
+export interface ScreenInputResult extends ScreenResult {
+  /** Id of the audit row, when an audit store recorded the screen. */
+  audit_id: number | null;
+}
+
+/** The /try/screen view: nothing persisted; `blocked` means a rule matched, whatever the mode. */
+export interface SandboxScreen {
+  blocked: boolean;
+  rule_id: string | null;
+  refusal_message: string | null;
+  ruleset_version: string;
+}
+
+export interface ToolCallResult {
+  outcome: 'allowed' | 'rejected' | 'parked';
+  /** The arguments to run the tool with (scoped and stripped). */
+  arguments: Record<string, unknown>;
+  violations: Record<string, string>;
+  stripped: string[];
+  reason: ToolCallDecision['reason'] | 'hitl_unavailable';
+  /** What to tell the model when the call does not run now. */
+  message: string | null;
+  /** Set when parked: includes the approver's token (never show it to the model). */
+  approval: ParkedCall | null;
+  enforced: boolean;
+  destructive: boolean;
+}
+
+export interface Guardrails {
+  readonly settings: GuardrailsSettings;
+  /** Applies new effective settings (e.g. after a SettingsChanged event). */
+  updateSettings(next: GuardrailsSettings): void;
+  readonly rulesetVersion: string;
+  screenInput(prompt: string, context?: { principalId?: string | number | null }): Promise<ScreenInputResult>;
+  tryScreen(prompt: string): Promise<SandboxScreen>;
+  checkToolCall(call: ToolCall): Promise<ToolCallResult>;
+  handleOutput(output: string, context?: { schema?: JsonSchema }): Promise<OutputResult>;
+  trySanitize(text: string): { sanitized: string };
+  registerExecutor(tool: string, executor: ToolExecutor): void;
+  approve(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
+  reject(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
+  listPendingApprovals(): Promise<PendingApprovalView[]>;
+  countPendingApprovals(): Promise<number>;
+  readonly hitlAvailable: boolean;
+  /** Starts the matcher thread and compiles the active rules ahead of the first prompt. */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const HITL_UNAVAILABLE_MESSAGE = 'This action requires human approval, which is not available right now.';
+
+/** The library's entry point: one instance per host process, fed the effective settings. */
+export function createGuardrails(
+  initialSettings: GuardrailsSettings,
+  ports: GuardrailsPorts = {},
+  options: GuardrailsOptions = {},
+): Guardrails {
+  let settings = initialSettings;
+  const clock = ports.clock ?? systemClock;
+  const onPortError =
+    options.onPortError ??
+    ((error: unknown, port: string) => process.emitWarning(`guardrails ${port} write failed: ${(error as Error)?.message ?? String(error)}`));
+  const matcher = new BoundedMatcher({ timeoutMs: options.matchTimeoutMs, compileTimeoutMs: options.compileTimeoutMs });
+  const approvals = new ApprovalService(ports.approvals, ports.approvalSidecar, clock, options.approvalTtlMinutes ?? 1440, onPortError);
+  const redact = (text: string) => redactPii(text, options.pii).text;
+
+  const bestEffort = async <T>(port: string, write: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await write();
+    } catch (e) {
+      onPortError(e, port);
+      return null;
+    }
+  };
+
+  const activeRuleset = () => {
+    const s = screenSettingsOf(settings);
+    return rulesetFor(s.patterns, s.normalization.enabled && s.normalization.nfkc && s.normalization.casefold);
+  };
+
+  async function decide(token: string, decision: 'approved' | 'rejected', context: { principalId: string | null; actor?: unknown }) {
+    const actor: ApprovalActor = approvalActor(context.actor, context.principalId, 'guardrails.api');
+    return approvals.decide(token, decision, actor);
+  }
+
+  return {
+    get settings() {
+      return settings;
+    },
+    updateSettings(next) {
+      settings = next;
+    },
+    get rulesetVersion() {
+      return activeRuleset().version;
+    },
+    get hitlAvailable() {
+      return approvals.available;
+    },
+
+    async screenInput(prompt, context = {}) {
+      const principalId = context.principalId ?? null;
+      const result = await screenPrompt(prompt, screenSettingsOf(settings), matcher);
+      if (!result.screened || !ports.audit) return { ...result, audit_id: null };
+      const hygiene = { storage: settings['audit_hygiene.prompt_storage'], truncateAt: options.auditTruncateAt ?? 2000, redact };
+      const stored = await bestEffort('audit', () => ports.audit!.append(auditAttemptFor(result, principalId, hygiene, clock.now())));
+      return { ...result, audit_id: stored?.id ?? null };
+    },
+
+    async tryScreen(prompt) {
+      const result = await screenPrompt(prompt, screenSettingsOf(settings), matcher);
+      return {
+        blocked: result.matched,
+        rule_id: result.rule_id,
+        refusal_message: result.matched ? settings['input_screen.refusal_message'] : null,
+        ruleset_version: result.ruleset_version,
+      };
+    },
+
+    async checkToolCall(call) {
+      const decision = decideToolCall(call, firewallSettingsOf(settings));
+      const base: ToolCallResult = {
+        outcome: decision.verdict === 'rejected' ? 'rejected' : 'allowed',
+        arguments: decision.arguments,
+        violations: decision.violations,
+        stripped: decision.stripped,
+        reason: decision.reason,
+        message: null,
+        approval: null,
+        enforced: decision.enforced,
+        destructive: decision.destructive,
+      };
+      if (Object.keys(decision.violations).length > 0 && ports.firewallLog) {
+        await bestEffort('firewall_log', () =>
+          ports.firewallLog!.append({
+            tool_name: call.tool.name,
+            tool_description: call.tool.description ?? call.tool.name,
+            principal_id: call.principalId === null ? null : String(call.principalId),
+            violations: decision.violations,
+            enforced: decision.verdict === 'rejected',
+            occurred_at: clock.now(),
+          }),
+        );
+      }
+      if (decision.verdict !== 'needs_approval') return base;
+      try {
+        const parked = await approvals.park(call.tool.name, decision.arguments, call.principalId);
+        return { ...base, outcome: 'parked', message: parked.message, approval: parked };
+      } catch (e) {
+        if (approvals.available) onPortError(e, 'hitl_approvals');
+        if (settings['hitl.fallback'] === 'pass') return base;
+        return { ...base, outcome: 'rejected', reason: 'hitl_unavailable', message: HITL_UNAVAILABLE_MESSAGE };
+      }
+    },
+
+    async handleOutput(output, context = {}) {
+      const result = handleModelOutput(output, outputSettingsOf(settings), { ...options, schema: context.schema });
+      if (result.handled && ports.outputStats) {
+        await bestEffort('output_stats', () => ports.outputStats!.record(result.counts, clock.now()));
+      }
+      return result;
+    },
+
+    trySanitize(text) {
+      return { sanitized: sanitizeOutputText(text, outputSettingsOf(settings), options).text };
+    },
+
+    registerExecutor(tool, executor) {
+      approvals.registerExecutor(tool, executor);
+    },
+    approve: (token, context) => decide(token, 'approved', context),
+    reject: (token, context) => decide(token, 'rejected', context),
+    listPendingApprovals: () => approvals.listPending(),
+    countPendingApprovals: () => approvals.countPending(),
+
+    async warmUp() {
+      await matcher.warmUp(activeRuleset());
+    },
+    close: () => matcher.close(),
+  };
+}

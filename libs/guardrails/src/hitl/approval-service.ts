@@ -1,0 +1,138 @@
+import { ApprovalSidecarStore, ApprovalStore } from '../ports/approval-store.port';
+import { Clock } from '../ports/keyset-page';
+import { ApprovalActor, ApprovalDecision, ApprovalRecord, approvalRequiredMessage, newApproval } from './approval';
+import { hashApprovalToken, isWellFormedApprovalToken } from './approval-token';
+import { timeAgo, timeUntil } from './relative-time';
+
+/** Runs an approved call. Registered per tool name by the host. */
+export type ToolExecutor = (args: Record<string, unknown>, context: { runId: string; approvalId: string }) => Promise<unknown>;
+
+export interface ParkedCall {
+  approval_id: string;
+  run_id: string;
+  expires_at: Date | null;
+  /** For the approver only (e.g. in a notification); never give it to the model. */
+  token: string;
+  /** What the model is told instead of the tool's result. */
+  message: string;
+}
+
+export type ApprovalResult =
+  | { decision: 'approved'; executed: boolean; result?: unknown; error?: string }
+  | { decision: 'rejected' }
+  | { decision: 'failed'; error: 'decision_failed' }
+  | { decision: 'unavailable'; error: 'hitl_unavailable' };
+
+export interface PendingApprovalView {
+  approval_id: string;
+  run_id: string;
+  step_name: string;
+  status: string;
+  expires_at: string | null;
+  created_at: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  requested_ago: string;
+  expires_in: string | null;
+}
+
+/**
+ * Human-in-the-loop approvals over the ports: park a destructive call, decide by token, run an
+ * approved call exactly once through its registered executor. The sidecar write is best-effort.
+ */
+export class ApprovalService {
+  private readonly executors = new Map<string, ToolExecutor>();
+
+  constructor(
+    private readonly store: ApprovalStore | undefined,
+    private readonly sidecar: ApprovalSidecarStore | undefined,
+    private readonly clock: Clock,
+    private readonly ttlMinutes: number,
+    private readonly onPortError: (error: unknown, port: string) => void,
+  ) {}
+
+  get available(): boolean {
+    return this.store !== undefined;
+  }
+
+  registerExecutor(tool: string, executor: ToolExecutor): void {
+    this.executors.set(tool, executor);
+  }
+
+  /** Parks a call; throws when the approval store fails (the caller applies hitl.fallback). */
+  async park(tool: string, args: Record<string, unknown>, principalId: string | number | null): Promise<ParkedCall> {
+    if (!this.store) throw new Error('HITL is unavailable');
+    const now = this.clock.now();
+    const { record, token } = newApproval({ tool, arguments: args, principalId, now, ttlMinutes: this.ttlMinutes });
+    await this.store.create(record);
+    if (this.sidecar) {
+      try {
+        await this.sidecar.put({ run_id: record.run_id, tool, arguments: args, principal_id: record.principal_id, created_at: now });
+      } catch (e) {
+        // Best-effort by contract: the approval stays parked, the admin view just lacks details.
+        this.onPortError(e, 'hitl_sidecar');
+      }
+    }
+    return { approval_id: record.approval_id, run_id: record.run_id, expires_at: record.expires_at, token, message: approvalRequiredMessage(record) };
+  }
+
+  async decide(token: string, decision: ApprovalDecision, actor: ApprovalActor): Promise<ApprovalResult> {
+    if (!this.store) return { decision: 'unavailable', error: 'hitl_unavailable' };
+    if (!isWellFormedApprovalToken(token)) return { decision: 'failed', error: 'decision_failed' };
+    const outcome = await this.store.decide(hashApprovalToken(token), decision, actor, this.clock.now());
+    if (outcome.kind === 'unknown' || outcome.kind === 'expired' || outcome.kind === 'conflict') {
+      return { decision: 'failed', error: 'decision_failed' };
+    }
+    if (decision === 'rejected') return { decision: 'rejected' };
+    // Only the call that made the decision runs the tool; a repeated approve is a no-op success.
+    if (outcome.kind === 'already') return { decision: 'approved', executed: false };
+    return this.execute(outcome.record);
+  }
+
+  private async execute(record: ApprovalRecord): Promise<ApprovalResult> {
+    const executor = this.executors.get(record.tool);
+    if (!executor) {
+      await this.store!.setRunStatus(record.approval_id, 'failed');
+      return { decision: 'approved', executed: false, error: `no executor registered for ${record.tool}` };
+    }
+    try {
+      const result = await executor(record.arguments, { runId: record.run_id, approvalId: record.approval_id });
+      await this.store!.setRunStatus(record.approval_id, 'succeeded');
+      return { decision: 'approved', executed: true, result };
+    } catch (e) {
+      await this.store!.setRunStatus(record.approval_id, 'failed');
+      return { decision: 'approved', executed: true, error: (e as Error).message };
+    }
+  }
+
+  /** Pending approvals (newest 50) with the sidecar's tool and arguments; [] when unavailable. */
+  async listPending(limit = 50): Promise<PendingApprovalView[]> {
+    if (!this.store) return [];
+    const now = this.clock.now();
+    const pending = await this.store.listPending(now, limit);
+    let details = new Map<string, { tool: string; arguments: Record<string, unknown> }>();
+    if (this.sidecar && pending.length) {
+      try {
+        details = await this.sidecar.getMany(pending.map((p) => p.run_id));
+      } catch (e) {
+        this.onPortError(e, 'hitl_sidecar');
+      }
+    }
+    return pending.map((p) => ({
+      approval_id: p.approval_id,
+      run_id: p.run_id,
+      step_name: p.step_name,
+      status: p.status,
+      expires_at: p.expires_at?.toISOString() ?? null,
+      created_at: p.created_at.toISOString(),
+      tool: details.get(p.run_id)?.tool ?? '',
+      arguments: details.get(p.run_id)?.arguments ?? {},
+      requested_ago: timeAgo(p.created_at, now),
+      expires_in: p.expires_at ? timeUntil(p.expires_at, now) : null,
+    }));
+  }
+
+  async countPending(): Promise<number> {
+    return this.store ? this.store.countPending(this.clock.now()) : 0;
+  }
+}

@@ -1,0 +1,132 @@
+import { DEFAULT_SETTINGS } from '../settings/defaults';
+import { handleHtml } from './html';
+import { neutralizeMarkdown } from './markdown';
+import { addOutputCounts, emptyOutputCounts, totalOf } from './output-counts';
+import { handleModelOutput, OutputSettings, outputSettingsOf, sanitizeOutputText } from './output-handler';
+import { validateStructuredOutput } from './structured-output';
+import { classifyUrl } from './url-trust';
+
+const settings = (over: Partial<OutputSettings> = {}): OutputSettings => ({ ...outputSettingsOf(DEFAULT_SETTINGS), ...over });
+const md = (text: string, escapeRawHtml = true) => neutralizeMarkdown(text, { trustedHosts: ['example.com'], escapeRawHtml });
+
+describe('HTML handling', () => {
+  it('escapes everything in escape mode, counting only tag-like input', () => {
+    expect(handleHtml('<script>alert(1)</script>', 'escape', [])).toEqual({ text: '&lt;script&gt;alert(1)&lt;/script&gt;', stripped: true });
+    expect(handleHtml('a < b & "c"', 'escape', [])).toEqual({ text: 'a &lt; b &amp; &quot;c&quot;', stripped: false });
+  });
+
+  it('keeps allow-listed formatting and drops scripts, handlers, images and untrusted links in allowlist mode', () => {
+    expect(handleHtml('<b>bold</b> and <i>it</i>', 'allowlist', [])).toEqual({ text: '<b>bold</b> and <i>it</i>', stripped: false });
+    expect(handleHtml('<p onclick="x()">hi<script>alert(1)</script><img src=x onerror=y></p>', 'allowlist', [])).toEqual({ text: '<p>hi</p>', stripped: true });
+    expect(handleHtml('<a href="javascript:alert(1)">x</a>', 'allowlist', [])).toEqual({ text: '<a>x</a>', stripped: true });
+    expect(handleHtml('<a href="https://evil.test/?q=secret">x</a>', 'allowlist', ['example.com']).text).toBe('<a>x</a>');
+    expect(handleHtml('<a href="https://docs.example.com/a">x</a>', 'allowlist', ['example.com'])).toEqual({ text: '<a href="https://docs.example.com/a">x</a>', stripped: false });
+  });
+});
+
+describe('markdown neutralization', () => {
+  it('turns untrusted images into their alt text and keeps trusted or same-origin ones', () => {
+    expect(md('![chart](https://evil.test/p.png?d={data}) ![ok](https://cdn.example.com/a.png) ![own](/img/a.png)')).toEqual({
+      text: '[image: chart] ![ok](https://cdn.example.com/a.png) ![own](/img/a.png)',
+      neutralized: 1,
+    });
+  });
+
+  it('keeps only the text of links to untrusted hosts or dangerous schemes, entity-encoded ones included', () => {
+    expect(md('[docs](https://example.com/a) [evil](https://evil.test/?q=1) [js](javascript:alert(1)) [enc](java&#x73;cript:alert(1)) [rel](/page)')).toEqual({
+      text: '[docs](https://example.com/a) evil js enc [rel](/page)',
+      neutralized: 3,
+    });
+  });
+
+  it('handles nested brackets, reference definitions and autolinks', () => {
+    expect(md('[a [b] c](https://evil.test)').text).toBe('a [b] c');
+    expect(md('[a [b [c]] d](https://evil.test)').text).toBe('[a [b [c]] d]\\(https://evil.test)');
+    expect(md('[text][r]\n[r]: https://evil.test/x').text).toBe('[text][r]\n');
+    expect(md('<https://evil.test/x> <https://example.com/y>').text).toBe('`https://evil.test/x` <https://example.com/y>');
+  });
+
+  it('leaves code alone and escapes raw HTML only when asked', () => {
+    const text = 'see `![x](https://evil.test)`\n```\n![y](https://evil.test)\n```\n<b>raw</b>';
+    expect(md(text).text).toBe('see `![x](https://evil.test)`\n```\n![y](https://evil.test)\n```\n&lt;b>raw&lt;/b>');
+    expect(md(text, false).text).toBe(text);
+  });
+
+  it('handles hostile inputs without hanging', () => {
+    for (const hostile of ['[' + '('.repeat(50_000), '](' + ' '.repeat(50_000), '`' + ' ``'.repeat(20_000), ']('.repeat(20_000), '!['.repeat(30_000)]) {
+      expect(typeof md(hostile).text).toBe('string');
+    }
+  });
+});
+
+describe('classifyUrl', () => {
+  it.each([
+    ['https://example.com/x', 'link', 'trusted'],
+    ['https://a.b.example.com', 'image', 'trusted'],
+    ['https://example.com.evil.test', 'link', 'untrusted'],
+    ['//evil.test/x', 'image', 'untrusted'],
+    ['\\\\evil.test', 'link', 'untrusted'],
+    ['mailto:a@example.com', 'link', 'trusted'],
+    ['mailto:a@example.com', 'image', 'dangerous'],
+    ['JaVa\tScRiPt:alert(1)', 'link', 'dangerous'],
+    ['data:image/png;base64,AAAA', 'image', 'dangerous'],
+    ['/docs/page', 'link', 'relative'],
+    ['#section', 'link', 'relative'],
+  ] as const)('classifies %j as a %s: %s', (url, kind, verdict) => {
+    expect(classifyUrl(url, ['example.com'], kind)).toBe(verdict);
+  });
+});
+
+describe('structured output', () => {
+  const schema = { type: 'object', properties: { answer: { type: 'string' }, score: { type: 'number', maximum: 1 } }, required: ['answer'], additionalProperties: false };
+
+  it('validates JSON text (fenced or not) and values against a schema', () => {
+    expect(validateStructuredOutput('{"answer":"yes","score":0.5}', schema)).toEqual({ valid: true, value: { answer: 'yes', score: 0.5 } });
+    expect(validateStructuredOutput('```json\n{"answer":"yes"}\n```', schema)).toMatchObject({ valid: true });
+    const invalid = validateStructuredOutput({ score: 2, extra: 1 }, schema);
+    expect(invalid.valid).toBe(false);
+    expect(invalid.valid ? [] : invalid.errors.map((e) => e.keyword).sort()).toEqual(['additionalProperties', 'maximum', 'required']);
+  });
+
+  it('reports unparsable output and invalid schemas as failures, never throwing', () => {
+    expect(validateStructuredOutput('not json', schema)).toMatchObject({ valid: false, errors: [{ keyword: 'json' }] });
+    expect(validateStructuredOutput('{}', { type: 'nonsense' })).toMatchObject({ valid: false, errors: [{ keyword: 'schema' }] });
+  });
+});
+
+describe('output handler', () => {
+  it('runs HTML, markdown and PII handling in order and counts each action', () => {
+    const r = sanitizeOutputText('<i>Hi</i> ![x](https://evil.test/a.png) write to bob@mail.example or +39 333 123 4567', settings(), { trustedHosts: [] });
+    expect(r.text).toBe('&lt;i&gt;Hi&lt;/i&gt; [image: x] write to [REDACTED:email] or [REDACTED:phone]');
+    expect(r.counts).toEqual({ html_stripped: 1, markdown_sanitized: 1, structured_validation_failure: 0, pii_redaction: 2, pii: { by_detector: { email: 1, phone: 1 } } });
+  });
+
+  it('honours each toggle, and the hash strategy for PII', () => {
+    const text = '<b>x</b> a@b.example';
+    expect(sanitizeOutputText(text, settings({ sanitize_html: false, redact_pii: false })).text).toBe('&lt;b>x&lt;/b> a@b.example');
+    expect(sanitizeOutputText(text, settings({ sanitize_html: false, neutralize_markdown: false, redact_pii: false })).text).toBe(text);
+    expect(sanitizeOutputText('a@b.example', settings(), { pii: { strategy: 'hash', hashSalt: 's' } }).text).toMatch(/^\[hash:[0-9a-f]{16}\]$/);
+  });
+
+  it('returns the original in monitor mode but still counts, and does nothing when off', () => {
+    const text = 'mail a@b.example';
+    expect(handleModelOutput(text, settings({ mode: 'monitor' }))).toMatchObject({ handled: true, enforced: false, text, counts: { pii_redaction: 1 } });
+    expect(handleModelOutput(text, settings({ mode: 'off' }))).toMatchObject({ handled: false, text, counts: emptyOutputCounts() });
+    expect(handleModelOutput(text, settings({ enabled: false }))).toMatchObject({ handled: false });
+  });
+
+  it('validates structured output, counting a failure, and redacts PII inside its strings', () => {
+    const schema = { type: 'object', properties: { contact: { type: 'string' } }, required: ['contact'] };
+    const ok = handleModelOutput('{"contact":"a@b.example"}', settings(), { schema });
+    expect(ok).toMatchObject({ text: '{"contact":"[REDACTED:email]"}', structured: { valid: true, value: { contact: '[REDACTED:email]' } } });
+    expect(ok.counts).toMatchObject({ structured_validation_failure: 0, pii_redaction: 1 });
+    expect(handleModelOutput('{"other":1}', settings(), { schema }).counts.structured_validation_failure).toBe(1);
+  });
+
+  it('adds and totals counts', () => {
+    const a = { ...emptyOutputCounts(), html_stripped: 1, pii_redaction: 2, pii: { by_detector: { email: 2 } } };
+    const b = { ...emptyOutputCounts(), pii_redaction: 1, pii: { by_detector: { email: 1 } }, structured_validation_failure: 1 };
+    expect(addOutputCounts(a, b)).toEqual({ html_stripped: 1, markdown_sanitized: 0, structured_validation_failure: 1, pii_redaction: 3, pii: { by_detector: { email: 3 } } });
+    expect(totalOf(addOutputCounts(a, b))).toBe(5);
+  });
+});

@@ -1,0 +1,51 @@
+/** A PII finding: where it is and which detector found it. */
+export interface PiiFinding {
+  detector: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * A named PII detector. Detectors run on untrusted model output in the caller's thread, so their
+ * patterns use bounded quantifiers and anchor candidates at token starts (linear time); checksums
+ * (mod-97, Luhn, CIN, VAT) run only on candidates.
+ */
+export interface PiiDetector {
+  name: string;
+  find(text: string): PiiFinding[];
+}
+
+/** Runs `candidate` over `text` and keeps matches that `valid` accepts (given the matched text). */
+export function regexDetector(
+  name: string,
+  candidate: RegExp,
+  valid: (match: string) => boolean = () => true,
+): PiiDetector {
+  if (!candidate.global) throw new Error(`detector ${name} needs a global regex`);
+  return {
+    name,
+    find(text) {
+      const findings: PiiFinding[] = [];
+      for (const m of text.matchAll(candidate)) {
+        if (valid(m[0])) findings.push({ detector: name, start: m.index!, end: m.index! + m[0].length });
+      }
+      return findings;
+    },
+  };
+}
+
+export const digitsOf = (s: string): string => s.replace(/\D/g, '');
+
+/** Luhn checksum over a string of digits. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}

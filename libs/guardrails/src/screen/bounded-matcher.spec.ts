@@ -1,0 +1,68 @@
+import { BoundedMatcher } from './bounded-matcher';
+import { Ruleset } from './ruleset';
+
+const ruleset = (version: string, ...rules: Array<[string, string, string?]>): Ruleset => ({
+  version,
+  rules: rules.map(([id, source, flags]) => ({ id, source, flags: flags ?? 'u' })),
+});
+const CATASTROPHIC = ruleset('catastrophic', ['first', 'zzz'], ['evil', '^(a+)+$'], ['after', 'b$']);
+const EVIL_INPUT = `${'a'.repeat(40)}b`;
+
+describe('BoundedMatcher', () => {
+  const matcher = new BoundedMatcher({ timeoutMs: 200, compileTimeoutMs: 10_000 });
+  afterAll(() => matcher.close());
+
+  it('reports the first matching rule and its span', async () => {
+    const report = await matcher.run(ruleset('v1', ['a', 'nope'], ['b', 'wor(ld)', 'u'], ['c', 'o']), 'hello world');
+    expect(report).toEqual({ match: { rule: 1, start: 6, end: 11 }, errors: [], resumeAt: null });
+  });
+
+  it('supports lookaround and backreferences (full JS regex semantics)', async () => {
+    const report = await matcher.run(ruleset('v2', ['look', '(?<=foo)bar(?!baz)'], ['back', '(\\w)\\1']), 'foobarx');
+    expect(report.match).toEqual({ rule: 0, start: 3, end: 6 });
+  });
+
+  it('reports a rule that cannot compile as an error, stopping or continuing as asked', async () => {
+    const broken: Ruleset = { version: 'v3', rules: [{ id: 'bad', source: '', flags: '', error: 'does not compile' }, { id: 'ok', source: 'x', flags: 'u' }] };
+    expect(await matcher.run(broken, 'x', 0, true)).toEqual({ match: null, errors: [{ rule: 0, message: 'does not compile' }], resumeAt: null });
+    expect(await matcher.run(broken, 'x', 0, false)).toEqual({ match: { rule: 1, start: 0, end: 1 }, errors: [{ rule: 0, message: 'does not compile' }], resumeAt: null });
+  });
+
+  it('cuts off catastrophic backtracking at the running rule and keeps serving afterwards', async () => {
+    const report = await matcher.run(CATASTROPHIC, EVIL_INPUT);
+    expect(report).toEqual({ match: null, errors: [{ rule: 1, message: 'timed out after 200 ms' }], resumeAt: 2 });
+    expect(await matcher.run(CATASTROPHIC, EVIL_INPUT, 2)).toEqual({ match: { rule: 2, start: 40, end: 41 }, errors: [], resumeAt: null });
+    expect((await matcher.run(ruleset('v1', ['a', 'nope'], ['b', 'wor(ld)']), 'world')).match).toEqual({ rule: 1, start: 0, end: 5 });
+  });
+
+  it('completes work queued behind a runaway prompt on a fresh thread', async () => {
+    const runaway = matcher.run(CATASTROPHIC, EVIL_INPUT);
+    const numbered = ruleset('v4', ['n', 'n\\d+$']);
+    const queued = Array.from({ length: 20 }, (_, i) => matcher.run(numbered, `text n${i}`));
+    expect((await runaway).errors).toEqual([{ rule: 1, message: expect.stringMatching(/timed out/) }]);
+    const reports = await Promise.all(queued);
+    expect(reports.map((r) => r.match)).toEqual(Array.from({ length: 20 }, (_, i) => ({ rule: 0, start: 5, end: `text n${i}`.length })));
+  });
+
+  it('gives a rule whose compilation keeps running out of time an error instead of retrying forever', async () => {
+    const own = new BoundedMatcher({ timeoutMs: 200, compileTimeoutMs: 200 });
+    // Runaway even on the short warm-up samples, so loading the ruleset cannot finish.
+    const slow = ruleset('slow', ['runaway', '(.*.*.*.*.*.*.*.*.*.*.*.*)*x'], ['plain', 'up']);
+    const report = await own.run(slow, 'warm up', 0, false);
+    expect(report).toEqual({
+      match: { rule: 1, start: 5, end: 7 },
+      errors: [{ rule: 0, message: 'could not be compiled within 200 ms' }],
+      resumeAt: null,
+    });
+    await own.close();
+  });
+
+  it('answers runs that were pending when it closed, and restarts on the next run', async () => {
+    const own = new BoundedMatcher({ timeoutMs: 5000 });
+    const pending = own.run(CATASTROPHIC, EVIL_INPUT);
+    await own.close();
+    expect(await pending).toEqual({ match: null, errors: [{ rule: 0, message: 'matcher closed' }], resumeAt: 1 });
+    expect((await own.run(ruleset('v5', ['x', 'x']), 'x')).match).toEqual({ rule: 0, start: 0, end: 1 });
+    await own.close();
+  });
+});

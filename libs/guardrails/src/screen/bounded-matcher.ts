@@ -1,0 +1,215 @@
+import { Worker } from 'node:worker_threads';
+import { MATCHER_WORKER_SOURCE } from './matcher-worker-source';
+import { MatcherRule, Ruleset } from './ruleset';
+
+/** What one run of a ruleset over a text found. Rule numbers index `ruleset.rules`. */
+export interface MatchReport {
+  match: { rule: number; start: number; end: number } | null;
+  /** Rules that failed (threw, did not compile, or ran out of time), in order. */
+  errors: Array<{ rule: number; message: string }>;
+  /**
+   * Set when the run was cut off: rules from this index on were not evaluated. The caller decides
+   * whether to stop (fail closed) or run again from here (fail open).
+   */
+  resumeAt: number | null;
+}
+
+export interface BoundedMatcherOptions {
+  /** Time budget of one run (all rules over one prompt); past it the thread is terminated. */
+  timeoutMs?: number;
+  /** Budget for compiling and warming up a ruleset in the thread (done once per ruleset). */
+  compileTimeoutMs?: number;
+  /** Heap cap of the matcher thread: a regex that allocates without bound kills only the thread. */
+  maxHeapMb?: number;
+}
+
+type Entry =
+  | { kind: 'load'; id: number; version: string; rules: MatcherRule[] }
+  | {
+      kind: 'match';
+      id: number;
+      ruleset: Ruleset;
+      text: string;
+      from: number;
+      stopOnError: boolean;
+      resolve: (report: MatchReport) => void;
+    };
+
+interface WorkerReply {
+  id: number;
+  match: MatchReport['match'];
+  errors: MatchReport['errors'];
+}
+
+/** Rulesets kept compiled in the thread; older ones are unloaded. */
+const LOADED_RULESETS = 8;
+
+/**
+ * Runs screening rules so that matching can never hang the process. Rules run in one worker thread
+ * with full JS regex semantics (lookaround and backreferences included). Work is a queue processed
+ * in order; the entry at the head has a time budget (`timeoutMs` for a prompt, `compileTimeoutMs`
+ * for loading a ruleset). When it runs out (catastrophic backtracking), the thread is terminated,
+ * the rule that was running is reported as an error, and queued work is resent to a fresh thread. A
+ * rule whose compilation runs out of time twice (not once: a busy machine can be slow) is reported as
+ * an error from then on instead of being compiled again.
+ */
+export class BoundedMatcher {
+  readonly timeoutMs: number;
+  private readonly compileTimeoutMs: number;
+  private readonly maxHeapMb: number;
+  private worker?: Worker;
+  private progress?: Int32Array;
+  private online = false;
+  private loaded: string[] = [];
+  private queue: Entry[] = [];
+  private timer?: NodeJS.Timeout;
+  private seq = 0;
+  /** version -> rule index -> compilations that ran out of time. */
+  private readonly slowCompiles = new Map<string, Map<number, number>>();
+
+  constructor(options: BoundedMatcherOptions | number = {}) {
+    const o = typeof options === 'number' ? { timeoutMs: options } : options;
+    this.timeoutMs = o.timeoutMs ?? 50;
+    this.compileTimeoutMs = o.compileTimeoutMs ?? 2000;
+    this.maxHeapMb = o.maxHeapMb ?? 256;
+  }
+
+  /** Runs `ruleset.rules[from…]` over `text`; never rejects. */
+  run(ruleset: Ruleset, text: string, from = 0, stopOnError = true): Promise<MatchReport> {
+    if (from >= ruleset.rules.length) return Promise.resolve({ match: null, errors: [], resumeAt: null });
+    return new Promise((resolve) => {
+      this.enqueue({ kind: 'match', id: ++this.seq, ruleset, text, from, stopOnError, resolve });
+    });
+  }
+
+  /** Starts the thread and compiles `ruleset` ahead of the first prompt. */
+  async warmUp(ruleset?: Ruleset): Promise<void> {
+    if (ruleset && ruleset.rules.length > 0) {
+      await this.run(ruleset, '', ruleset.rules.length - 1);
+      return;
+    }
+    const worker = this.ensureWorker();
+    if (!this.online) await new Promise<void>((resolve) => worker.once('online', () => resolve()));
+  }
+
+  /** Stops the thread; pending runs report an error. A later run starts a new thread. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.discardWorker();
+    for (const entry of this.queue.splice(0)) {
+      if (entry.kind === 'match') {
+        entry.resolve({ match: null, errors: [{ rule: entry.from, message: 'matcher closed' }], resumeAt: entry.from + 1 });
+      }
+    }
+    await worker?.terminate();
+  }
+
+  private enqueue(entry: Entry & { kind: 'match' }): void {
+    const wasIdle = this.queue.length === 0;
+    const worker = this.ensureWorker();
+    const { version } = entry.ruleset;
+    if (!this.loaded.includes(version)) {
+      this.post(worker, { kind: 'load', id: ++this.seq, version, rules: this.loadableRules(entry.ruleset) });
+      this.loaded.push(version);
+      if (this.loaded.length > LOADED_RULESETS) worker.postMessage({ kind: 'unload', version: this.loaded.shift() });
+    }
+    this.post(worker, entry);
+    if (wasIdle) this.armTimer();
+  }
+
+  private post(worker: Worker, entry: Entry): void {
+    this.queue.push(entry);
+    if (entry.kind === 'load') {
+      worker.postMessage({ kind: 'load', id: entry.id, version: entry.version, rules: entry.rules });
+    } else {
+      const { id, text, from, stopOnError } = entry;
+      worker.postMessage({ kind: 'match', id, version: entry.ruleset.version, text, from, stopOnError });
+    }
+  }
+
+  private loadableRules(ruleset: Ruleset): MatcherRule[] {
+    const strikes = this.slowCompiles.get(ruleset.version);
+    if (!strikes) return ruleset.rules;
+    return ruleset.rules.map((rule, i) =>
+      (strikes.get(i) ?? 0) >= 2 ? { ...rule, error: `could not be compiled within ${this.compileTimeoutMs} ms` } : rule,
+    );
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const shared = new SharedArrayBuffer(8);
+    const worker = new Worker(MATCHER_WORKER_SOURCE, {
+      eval: true,
+      workerData: { progress: shared },
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+    });
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => this.onReply(worker, reply));
+    worker.on('error', (e) => this.onFailure(worker, `matcher thread failed: ${e.message}`));
+    worker.on('exit', () => this.onFailure(worker, 'matcher thread exited'));
+    worker.once('online', () => {
+      if (this.worker !== worker) return;
+      this.online = true;
+      // The clock starts once the thread can work: its start-up is not the head entry's fault.
+      this.armTimer();
+    });
+    this.worker = worker;
+    this.progress = new Int32Array(shared);
+    this.online = false;
+    this.loaded = [];
+    return worker;
+  }
+
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const head = this.queue[0];
+    if (!head || !this.online) return;
+    const budget = head.kind === 'load' ? this.compileTimeoutMs : this.timeoutMs;
+    this.timer = setTimeout(() => this.cutOff(`timed out after ${budget} ms`), budget);
+  }
+
+  private onReply(worker: Worker, reply: WorkerReply): void {
+    if (worker !== this.worker || this.queue[0]?.id !== reply.id) return;
+    const head = this.queue.shift()!;
+    if (head.kind === 'match') head.resolve({ match: reply.match, errors: reply.errors, resumeAt: null });
+    this.armTimer();
+  }
+
+  private onFailure(worker: Worker, message: string): void {
+    if (worker === this.worker) this.cutOff(message);
+  }
+
+  /** Ends the head entry at the rule that was running, replaces the thread, resends the rest. */
+  private cutOff(message: string): void {
+    const head = this.queue.shift();
+    const progress = this.progress!;
+    const started = head !== undefined && Atomics.load(progress, 0) === head.id;
+    this.discardWorker();
+    if (head?.kind === 'load') {
+      const rule = started ? Atomics.load(progress, 1) : 0;
+      const strikes = this.slowCompiles.get(head.version) ?? new Map<number, number>();
+      strikes.set(rule, (strikes.get(rule) ?? 0) + 1);
+      if (this.slowCompiles.size >= 32) this.slowCompiles.clear();
+      this.slowCompiles.set(head.version, strikes);
+    } else if (head) {
+      const rule = started ? Atomics.load(progress, 1) : head.from;
+      head.resolve({ match: null, errors: [{ rule, message }], resumeAt: rule + 1 });
+    }
+    const pending = this.queue.splice(0).filter((e): e is Entry & { kind: 'match' } => e.kind === 'match');
+    for (const entry of pending) this.enqueue(entry);
+  }
+
+  private discardWorker(): void {
+    const worker = this.worker;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!worker) return;
+    this.worker = undefined;
+    this.online = false;
+    worker.removeAllListeners();
+    // A late error from a thread being torn down must not become an uncaught exception.
+    worker.on('error', () => undefined);
+    void worker.terminate();
+  }
+}

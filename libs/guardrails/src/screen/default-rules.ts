@@ -1,0 +1,332 @@
+/**
+ * Default input-screen rules: instruction override, system-prompt disclosure, role override and
+ * data exfiltration, in English, German, French, Spanish, Italian and Portuguese. They run on
+ * normalized text (NFKC, casefolded, look-alikes and typographic apostrophes folded), are written in
+ * lowercase Latin so the `i` flag can be dropped there, and stay specific on purpose: a trigger verb
+ * must meet a qualified object ("show me the installation instructions", "what is a system prompt?"
+ * and "don't forget the previous instructions" pass; see the corpora in the tests).
+ *
+ * Word edges: JS `\b` is ASCII-only even with the u flag, so edges are Unicode-aware lookarounds,
+ * except in front of a rule's leading words where `\b` is used before ASCII letters: V8 scans a
+ * prompt for those words far faster with `\b` than with a lookbehind, and before an ASCII letter the
+ * two differ only next to `_` or a non-ASCII letter.
+ */
+
+const START = String.raw`(?<![\p{L}\p{N}])`;
+const END = String.raw`(?![\p{L}\p{N}])`;
+/**
+ * Between two words: up to `max` other words of the same sentence, fewest first. Separators and
+ * words alternate with disjoint classes, so there is one way to read a gap and the next element is
+ * tried only at word starts (far cheaper than a character gap on long benign prompts).
+ */
+const SEPARATOR = String.raw`[^\p{L}\p{N}.!?\n]+`;
+const gap = (max: number) => String.raw`(?:${SEPARATOR}[\p{L}\p{N}]+){0,${max}}?${SEPARATOR}`;
+/** Up to `n` whole words followed by whitespace. */
+const someWords = (n: number) => String.raw`(?:\p{L}+\s+){0,${n}}?`;
+const any = (...alternatives: string[]) => `(?:${alternatives.join('|')})`;
+/** Alternatives that are whole words. */
+const wordsOf = (...alternatives: string[]) => alternatives.map((a) => `${a}${END}`);
+/** Alternatives that are word stems (followed by any letters). */
+const stemsOf = (...alternatives: string[]) => alternatives.map((a) => String.raw`${a}\p{L}*`);
+
+/** Alternatives anchored at a word start (see the note on word edges above). */
+function atWordStart(...groups: Array<string | string[]>): string {
+  const alternatives = groups.flat();
+  const ascii = alternatives.filter((a) => /^[a-z]/.test(a));
+  const other = alternatives.filter((a) => !/^[a-z]/.test(a));
+  const parts = [
+    ...(ascii.length ? [String.raw`\b${any(...ascii)}`] : []),
+    ...(other.length ? [`${START}${any(...other)}`] : []),
+  ];
+  return parts.length === 1 ? parts[0] : any(...parts);
+}
+const word = (...alternatives: string[]) => atWordStart(wordsOf(...alternatives));
+/** Whole words where a word start is already guaranteed (after a gap or whitespace). */
+const nextWord = (...alternatives: string[]) => `${any(...alternatives)}${END}`;
+const nextStem = (...alternatives: string[]) => String.raw`${any(...alternatives)}\p{L}*`;
+const stem = (...alternatives: string[]) => atWordStart(stemsOf(...alternatives));
+
+function delimited(...branches: string[]): string {
+  const source = branches.join('|');
+  if (/(?<!\\)\//.test(source)) throw new Error('default rule contains an unescaped delimiter');
+  return `/${source}/iu`;
+}
+
+// ---------------------------------------------------------------- instruction override
+const OVERRIDE_EN = [
+  word('ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'discard', 'abandon', 'neglect'),
+  // Checked after the verb: a leading lookbehind would run at every position of the prompt.
+  String.raw`(?<!(?:don't|do\s+not|never|not\s+to)\s+\p{L}+)`,
+  gap(6),
+  nextWord('previous', 'prior', 'above', 'earlier', 'preceding', 'initial', 'original', 'former', 'system',
+    'developer', 'safety', 'all', 'any', 'your', 'these', 'those'),
+  String.raw`\s+`,
+  someWords(2),
+  nextWord(String.raw`instructions?`, String.raw`rules?`, String.raw`prompts?`, String.raw`directives?`,
+    String.raw`guidelines?`, String.raw`guardrails?`, String.raw`restrictions?`, String.raw`constraints?`,
+    String.raw`commands?`, 'programming', String.raw`orders?`, String.raw`polic(?:y|ies)`, String.raw`safeguards?`,
+    String.raw`filters?`),
+].join('');
+const OVERRIDE_EN_EVERYTHING = String.raw`${word('ignore', 'disregard', 'forget')}\s+(?:everything|all|anything)\s+(?:(?:that\s+)?you(?:'ve|\s+have)?\s+(?:been|were)\s+told|above|before|previously|prior|earlier)`;
+
+const OVERRIDE_DE = [
+  stem('ignorier', 'vergiss', 'vergess', 'missacht', 'übergeh', 'uebergeh', 'umgeh'),
+  String.raw`(?!\s+nicht${END})`,
+  gap(6),
+  nextStem('vorherig', 'bisherig', 'vorig', 'obig', 'früher', 'frueher', 'vorangegangen', 'ursprünglich',
+    'urspruenglich', 'alle', 'deine', 'ihre', 'jeglich', 'system', 'sicherheits'),
+  String.raw`\s+`,
+  someWords(2),
+  nextStem('anweisung', 'instruktion', 'regel', 'vorgabe', 'befehl', 'richtlinie', 'einschränkung',
+    'beschränkung'),
+].join('');
+const OVERRIDE_DE_EVERYTHING = String.raw`${stem('ignorier', 'vergiss')}\s+alles\s*,?\s*(?:was\s+(?:vorher|zuvor|oben|bisher)|davor|oben|vorher|zuvor|bisherige)`;
+
+/**
+ * Romance-language override: a verb (a negated stem such as "n'oublie pas" does not count), then
+ * "all/your … noun" or "noun … qualifier".
+ */
+function romanceOverride(o: {
+  negation: string;
+  stems: string[];
+  phrases?: string[];
+  nouns: string[];
+  before: string[];
+  after: string[];
+}) {
+  const noun = nextWord(...o.nouns);
+  return [
+    atWordStart(stemsOf(...o.stems).map((a) => String.raw`${a}(?<!(?:${o.negation})\p{L}+)`), o.phrases ?? []),
+    gap(6),
+    any(`${nextWord(...o.before)}\\s+${someWords(2)}${noun}`, `${noun}(?:\\s+\\p{L}+){0,2}?\\s+${any(...o.after)}${END}`),
+  ].join('');
+}
+
+const OVERRIDE_FR = romanceOverride({
+  negation: String.raw`n'|pas\s+`,
+  stems: ['ignor', 'oubli', 'néglig', 'neglig', 'outrepass', 'contourn'],
+  phrases: [String.raw`ne\s+(?:tiens|tenez)\s+(?:pas|plus)\s+compte`, String.raw`(?:fais|faites)\s+abstraction`,
+    String.raw`(?:passe|passez)\s+outre`],
+  nouns: [String.raw`instructions?`, String.raw`consignes?`, String.raw`r[èe]gles?`, String.raw`directives?`,
+    String.raw`ordres?`, String.raw`commandes?`, String.raw`restrictions?`, String.raw`contraintes?`],
+  before: ['toutes', 'tous', 'tes', 'vos'],
+  after: [String.raw`pr[ée]c[ée]dente?s?`, String.raw`ant[ée]rieures?`, String.raw`initiales?`, String.raw`d'origine`,
+    String.raw`originales?`, String.raw`ci-dessus`, String.raw`plus\s+haut`, String.raw`(?:du\s+)?syst[èe]me`,
+    String.raw`de\s+s[ée]curit[ée]`],
+});
+const OVERRIDE_FR_EVERYTHING = String.raw`${stem('ignor', 'oubli')}\s+tout\s+ce\s+(?:qui\s+pr[ée]c[èe]de|qu'on\s+t'a\s+dit|que\s+(?:je\s+t'ai|l'on\s+t'a|tu\s+sais)|qui\s+est\s+au-dessus)`;
+
+const OVERRIDE_ES = romanceOverride({
+  negation: String.raw`no\s+`,
+  stems: ['ignor', 'olvid', 'omit', 'descart'],
+  phrases: [String.raw`(?:pasa|pase)\s+por\s+alto`, String.raw`(?:haz|haga)\s+caso\s+omiso`, String.raw`no\s+hagas\s+caso`],
+  nouns: ['instrucciones', String.raw`instrucci[óo]n`, String.raw`reglas?`, 'indicaciones', 'directrices',
+    'directivas', String.raw`[óo]rdenes`, 'normas', 'restricciones', 'pautas'],
+  before: ['todas', 'todos', 'tus', 'sus'],
+  after: ['anteriores', 'previas', 'precedentes', 'iniciales', 'originales', String.raw`de\s+arriba`,
+    String.raw`del\s+sistema`, String.raw`de\s+seguridad`],
+});
+const OVERRIDE_ES_EVERYTHING = String.raw`${stem('ignor', 'olvid')}\s+todo\s+lo\s+(?:anterior|que\s+te\s+(?:dije|dijeron|han\s+dicho))`;
+
+const OVERRIDE_IT = romanceOverride({
+  negation: String.raw`non\s+`,
+  stems: ['ignor', 'dimentic', 'trascur', 'scavalc', 'aggir'],
+  phrases: [String.raw`non\s+(?:tenere|tener)\s+conto`, String.raw`non\s+considerare`],
+  nouns: ['istruzioni', 'istruzione', 'regole', 'regola', 'indicazioni', 'direttive', 'ordini', 'comandi',
+    'restrizioni', 'vincoli'],
+  before: ['tutte', 'tutti', 'tue', 'tuoi'],
+  after: ['precedenti', 'anteriori', 'iniziali', 'originali', String.raw`di\s+sopra`, 'sopra',
+    String.raw`(?:del|di)\s+sistema`, String.raw`di\s+sicurezza`],
+});
+const OVERRIDE_IT_EVERYTHING = String.raw`${stem('ignor', 'dimentic')}\s+tutto\s+(?:quanto\s+sopra|(?:quello|ciò|cio)\s+che\s+(?:ti\s+(?:è|e)\s+stato\s+detto|ti\s+ho\s+detto))`;
+
+const OVERRIDE_PT = romanceOverride({
+  negation: String.raw`n[ãa]o\s+`,
+  stems: ['ignor', 'esqueç', 'esquec', 'desconsider', 'descart'],
+  nouns: [String.raw`instru[çc][õo]es`, 'regras', 'diretrizes', 'ordens', String.raw`restri[çc][õo]es`],
+  before: ['todas', 'todos', 'tuas', 'suas'],
+  after: ['anteriores', String.raw`pr[ée]vias`, 'iniciais', 'originais', 'acima', String.raw`do\s+sistema`],
+});
+
+// ---------------------------------------------------------------- system-prompt disclosure
+const PROMPT_NOUNS = [
+  String.raw`system[\s-]?prompts?`, String.raw`system\s+messages?`, String.raw`system\s+instructions?`,
+  String.raw`initial\s+prompts?`, String.raw`pre-?prompts?`, String.raw`hidden\s+prompts?`, String.raw`meta-?prompts?`,
+  String.raw`developer\s+(?:messages?|prompts?|instructions?)`,
+  String.raw`system-?\s?prompts?`, String.raw`systemnachricht\p{L}*`, String.raw`system-?anweisung\p{L}*`,
+  String.raw`(?:prompt|invite|message|instructions?|consignes)\s+(?:du\s+)?syst[èe]me`,
+  String.raw`(?:prompt|mensaje|instrucciones)\s+(?:del|de)\s+sistema`,
+  String.raw`(?:prompt|messaggio|istruzioni)\s+(?:di|del)\s+sistema`,
+];
+const QUALIFIED_INSTRUCTIONS = [
+  String.raw`(?:initial|original|hidden|secret|internal|confidential|full|complete|exact|underlying|verbatim)\s+(?:instructions?|prompts?|rules|guidelines|directives|configuration)`,
+  String.raw`(?:ursprünglich|urspruenglich|geheim|versteckt|intern|anfänglich|vollständig)\p{L}*\s+(?:anweisung|instruktion|regel|vorgabe|prompt)\p{L}*`,
+  String.raw`(?:instructions|consignes|r[èe]gles|directives)\s+(?:initiales|secr[èe]tes|cach[ée]es|d'origine|originales|internes|confidentielles|compl[èe]tes)`,
+  String.raw`(?:instrucciones|reglas|indicaciones|directrices)\s+(?:iniciales|originales|secretas|ocultas|internas|confidenciales|completas)`,
+  String.raw`(?:istruzioni|regole|indicazioni|direttive)\s+(?:iniziali|originali|segrete|nascoste|interne|riservate|complete)`,
+];
+const REVEAL_VERBS = [
+  stemsOf('reveal', 'show', 'print', 'repeat', 'output', 'display', 'dump', 'leak', 'expose', 'share', 'recite',
+    'disclose', 'paste', 'provide', 'echo'),
+  wordsOf('tell', 'give', 'list', String.raw`write\s+out`, String.raw`spell\s+out`, String.raw`copy`),
+  stemsOf('zeig', 'verrat', 'nenn', 'wiederhol', 'druck', 'offenbar', 'enthüll', 'enthuell', 'kopier'),
+  wordsOf('gib', 'geben', 'ausgeben', 'teile', 'schreib', 'schreibe'),
+  stemsOf('montr', 'affich', 'révèl', 'revel', 'répét', 'repet', 'imprim', 'partag', 'dévoil', 'devoil',
+    'communiqu', 'recopi', 'donne', 'écri', 'ecri'),
+  wordsOf('dis', 'dites'),
+  stemsOf('muestr', 'mostr', 'enseñ', 'ensen', 'repit', 'escrib', 'compart'),
+  wordsOf('dime', 'dinos', 'dame', 'danos', 'di'),
+  stemsOf('rivel', 'ripet', 'stamp', 'scriv', 'condivid', 'svel', 'elenc'),
+  wordsOf('dimmi', 'dicci', 'dammi', 'dacci'),
+];
+const DETERMINERS = nextWord('your', 'ur', 'the', 'its', String.raw`dein\p{L}*`, String.raw`ihr\p{L}*`, 'den', 'die',
+  'das', 'ton', 'ta', 'tes', 'votre', 'vos', 'le', 'la', 'les', 'tu', 'tus', 'su', 'sus', 'el', 'los', 'las',
+  'tuo', 'tua', 'tuoi', 'tue', 'il', 'lo', 'i', 'gli');
+const POSSESSIVES = word('your', 'ur', String.raw`dein\p{L}*`, 'ton', 'ta', 'tes', 'votre', 'vos', 'tu', 'tus',
+  'tuo', 'tua', 'tuoi', 'tue');
+const BARE_INSTRUCTIONS = any(
+  String.raw`your\s+(?:instructions|rules|guidelines|directives|prompt|programming|configuration)(?!\s+(?:for|on|about|regarding|to|of)${END})`,
+  String.raw`(?:deine|ihre)\s+(?:anweisungen|instruktionen|regeln|vorgaben)(?!\s+(?:für|fuer|zu|zum|zur|über|ueber)${END})`,
+  String.raw`(?:tes|vos)\s+(?:instructions|consignes|r[èe]gles|directives)(?!\s+(?:pour|sur|de|concernant)${END})`,
+  String.raw`tus\s+(?:instrucciones|reglas|indicaciones|directrices)(?!\s+(?:para|sobre|de)${END})`,
+  String.raw`tue\s+(?:istruzioni|regole|indicazioni|direttive)(?!\s+(?:per|su|sul|sulla|di)${END})`,
+);
+const REVEAL = atWordStart(...REVEAL_VERBS);
+/** A disclosure verb, then within four words a determiner and the prompt, or "your rules". */
+const REVEAL_OBJECT = `${REVEAL}${gap(4)}${any(
+  `${DETERMINERS}\\s+${someWords(2)}${any(...PROMPT_NOUNS, ...QUALIFIED_INSTRUCTIONS)}`,
+  BARE_INSTRUCTIONS,
+)}`;
+const REVEAL_ABOVE = String.raw`${stem('repeat', 'recite', 'output', 'print', 'echo')}${gap(3)}${nextWord('words', 'text', 'everything', 'content', 'prompt')}\s+(?:above|before\s+(?:this|my))`;
+/** "your system prompt", "your hidden instructions" and translations: a strong signal anywhere. */
+const POSSESSIVE_PROMPT = `${POSSESSIVES}\\s+${someWords(1)}${any(...PROMPT_NOUNS, ...QUALIFIED_INSTRUCTIONS)}`;
+const WHAT_IS_PROMPT = String.raw`${word('what')}(?:'s|\s+is|\s+are|\s+were|\s+was)\s+(?:in\s+)?(?:the)\s+${someWords(1)}${any(...PROMPT_NOUNS, ...QUALIFIED_INSTRUCTIONS)}`;
+
+// ---------------------------------------------------------------- role override
+const ROLE_TARGETS = [
+  'unrestricted', 'unfiltered', 'uncensored', 'unlimited', 'unbound', 'jailbroken', 'jailbreak', 'dan',
+  String.raw`do\s+anything\s+now`, String.raw`developer\s+mode`, String.raw`dev\s+mode`, String.raw`god\s+mode`,
+  String.raw`admin(?:istrator)?(?!\s+(?:assistant|panel|console|page|dashboard|staff))`, 'root', 'superuser', 'sudo',
+  String.raw`(?:with\s+)?no\s+(?:restrictions|rules|limits|limitations|filters|guidelines|boundaries|ethics|morals)`,
+  String.raw`without\s+(?:any\s+)?(?:restrictions|rules|limits|limitations|filters|guidelines|censorship|boundaries|ethics|morals)`,
+  'evil', 'malicious',
+  // de
+  String.raw`uneingeschränkt\p{L}*`, String.raw`uneingeschraenkt\p{L}*`, String.raw`ungefiltert\p{L}*`,
+  String.raw`unzensiert\p{L}*`, String.raw`ohne\s+(?:jegliche\s+|alle\s+)?(?:einschränkungen|einschraenkungen|regeln|filter|zensur|grenzen|beschränkungen)`,
+  'entwicklermodus', String.raw`entwickler-modus`, String.raw`böse\p{L}*`,
+  // fr
+  String.raw`sans\s+(?:aucune\s+)?(?:restrictions?|r[èe]gles?|filtres?|limites?|censure|limitations?)`,
+  String.raw`non\s+(?:restreint|filtr[ée]|censur[ée]|brid[ée])`, String.raw`d[ée]brid[ée]`, 'administrateur',
+  'superutilisateur', String.raw`mode\s+d[ée]veloppeur`, 'malveillant',
+  // es
+  String.raw`sin\s+(?:ninguna\s+)?(?:restricciones|reglas|filtros|l[íi]mites|censura|limitaciones)`, 'administrador',
+  'superusuario', String.raw`modo\s+desarrollador`, String.raw`malvad\p{L}*`,
+  // it
+  String.raw`senza\s+(?:alcuna\s+|nessuna\s+)?(?:restrizioni|regole|filtri|limiti|censura|limitazioni)`,
+  'amministratore', 'superutente', String.raw`modalit[àa]\s+sviluppatore`, String.raw`malvagi\p{L}*`,
+];
+const ROLE_TRIGGERS = [
+  String.raw`you\s+are\s+now`, String.raw`you're\s+now`, String.raw`you\s+will\s+now\s+be`,
+  String.raw`from\s+now\s+on,?\s+you(?:\s+are|'re|\s+will(?:\s+be|\s+act\s+as)?)?`, String.raw`act\s+as`,
+  String.raw`acting\s+as`, String.raw`pretend\s+(?:to\s+be|you(?:'re|\s+are))`, String.raw`role-?\s?play\s+as`,
+  String.raw`play\s+the\s+role\s+of`, String.raw`behave\s+(?:like|as)`,
+  String.raw`du\s+bist\s+(?:jetzt|nun|ab\s+sofort|ab\s+jetzt|von\s+nun\s+an)`, String.raw`ab\s+(?:jetzt|sofort)\s+bist\s+du`,
+  String.raw`von\s+nun\s+an\s+bist\s+du`, String.raw`agiere\s+als`, String.raw`handle\s+als`,
+  String.raw`verhalte\s+dich\s+(?:wie|als)`, String.raw`tu\s+so,?\s+als\s+(?:ob\s+du|w(?:ä|ae)rst\s+du)`,
+  String.raw`spiel\p{L}*\s+(?:die\s+rolle|den)`,
+  String.raw`tu\s+es\s+(?:maintenant|d[ée]sormais|dor[ée]navant|[àa]\s+pr[ée]sent)`,
+  String.raw`vous\s+[êe]tes\s+(?:maintenant|d[ée]sormais|dor[ée]navant)`, String.raw`d[ée]sormais,?\s+tu\s+es`,
+  String.raw`[àa]\s+partir\s+de\s+maintenant,?\s+tu\s+es`, String.raw`agis(?:sez)?\s+comme`,
+  String.raw`(?:fais|faites)\s+comme\s+si`, String.raw`comporte(?:-toi|z-vous)\s+comme`,
+  String.raw`jou(?:e|ez)\s+le\s+r[ôo]le`, String.raw`fais\s+semblant\s+d'[êe]tre`, String.raw`pr[ée]tends\s+[êe]tre`,
+  String.raw`ahora\s+eres`, String.raw`a\s+partir\s+de\s+ahora,?\s+(?:eres|ser[áa]s)`, String.raw`desde\s+ahora,?\s+eres`,
+  String.raw`de\s+ahora\s+en\s+adelante,?\s+(?:eres|ser[áa]s)`, String.raw`act[úu]a\s+como`, String.raw`act[úu]e\s+como`,
+  String.raw`finge\s+(?:ser|que\s+eres)`, String.raw`comp[óo]rtate\s+como`, String.raw`haz\s+(?:el\s+papel\s+de|de)`,
+  String.raw`(?:juega|interpreta)\s+el\s+papel`,
+  String.raw`(?:ora|adesso)\s+sei`, String.raw`da\s+(?:ora|adesso)\s+(?:in\s+poi\s+)?sei`, String.raw`d'ora\s+in\s+poi,?\s+sei`,
+  String.raw`agisci\s+come`, String.raw`comportati\s+come`, String.raw`fingi\s+di\s+essere`,
+  String.raw`fai\s+finta\s+di\s+essere`, String.raw`interpreta\s+(?:il\s+ruolo|la\s+parte)`,
+];
+const ROLE_SWITCH = `${atWordStart(ROLE_TRIGGERS)}${gap(6)}${nextWord(...ROLE_TARGETS)}`;
+const ROLE_MODE = String.raw`${word('enter', 'enable', 'activate', String.raw`switch\s+(?:to|into)`, String.raw`turn\s+on`, 'unlock')}\s+(?:the\s+)?(?:jailbreak|dan|unrestricted|unfiltered|uncensored)\s+mode`;
+const ROLE_NO_RULES = atWordStart(
+  String.raw`you\s+(?:now\s+)?have\s+no\s+(?:restrictions|rules|limits|limitations|filters|guidelines|ethical\s+guidelines)`,
+  String.raw`(?:your|all)\s+(?:restrictions|rules|filters|guidelines|safety\s+(?:rules|filters|guidelines))\s+(?:are|have\s+been)\s+(?:lifted|removed|disabled|off|suspended|deactivated)`,
+  String.raw`du\s+hast\s+keine\s+(?:einschränkungen|einschraenkungen|regeln|grenzen|filter)`,
+  String.raw`tu\s+n'as\s+(?:plus\s+)?(?:aucune|pas\s+de)\s+(?:restrictions?|r[èe]gles?|limites?|filtres?)`,
+  String.raw`no\s+tienes\s+(?:ninguna\s+)?(?:restricciones|reglas|l[íi]mites|filtros)`,
+  String.raw`non\s+hai\s+(?:pi[ùu]\s+)?(?:alcuna\s+|nessuna\s+)?(?:restrizioni|regole|limiti|filtri)`,
+);
+const ROLE_AUTHORITY = atWordStart(
+  String.raw`(?:i\s+am|i'm)\s+(?:your|the\s+system's?)\s+(?:developer|creator|administrator|admin|owner|programmer)`,
+  String.raw`ich\s+bin\s+dein\s+(?:entwickler|administrator|admin|schöpfer|programmierer)`,
+  String.raw`je\s+suis\s+ton\s+(?:d[ée]veloppeur|cr[ée]ateur|administrateur|admin|programmeur)`,
+  String.raw`soy\s+tu\s+(?:desarrollador|creador|administrador|admin|programador)`,
+  String.raw`sono\s+il\s+tuo\s+(?:sviluppatore|creatore|amministratore|admin|programmatore)`,
+);
+
+// ---------------------------------------------------------------- data exfiltration
+const SECRETS = [
+  String.raw`api[\s_-]?keys?`, String.raw`secret\s+keys?`, 'secrets',
+  String.raw`passwords?(?!\s+(?:policy|policies|reset|requirements|manager|strength|rules|field))`, String.raw`passphrases?`,
+  'credentials', String.raw`(?:access|auth(?:entication)?|bearer|api|session|refresh|oauth)\s+tokens?`,
+  String.raw`session\s+(?:cookies?|ids?)`, 'cookies', String.raw`(?:private|ssh)\s+keys?`,
+  String.raw`(?:environment|env)\s+variables`, String.raw`\.env`, String.raw`(?:conversation|chat)\s+(?:history|log)`,
+  String.raw`system\s+prompt`,
+  // de
+  String.raw`api-?\s?schl(?:ü|ue)ssel\p{L}*`, String.raw`passw(?:ö|oe|o)rt\p{L}*`, String.raw`kennw(?:ö|oe|o)rt\p{L}*`,
+  'zugangsdaten', 'anmeldedaten', String.raw`geheimnisse?`, String.raw`zugangstoken\p{L}*`,
+  String.raw`privat\p{L}*\s+schl(?:ü|ue)ssel`, 'umgebungsvariablen', String.raw`chatverlauf\p{L}*`,
+  String.raw`gespr(?:ä|ae)chsverlauf\p{L}*`,
+  // fr
+  String.raw`cl[ée]s?\s+(?:d'\s?)?api`, String.raw`cl[ée]s?\s+secr[èe]tes?`, String.raw`mots?\s+de\s+passe`, 'identifiants',
+  String.raw`jetons?`, String.raw`cl[ée]s?\s+priv[ée]es?`, String.raw`variables\s+d'environnement`,
+  String.raw`historique\s+(?:de\s+(?:la\s+)?)?(?:conversation|discussion|chat)`,
+  // es
+  String.raw`claves?\s+(?:de\s+)?api`, String.raw`contrase(?:ñ|n)as?`, 'credenciales', String.raw`secretos?`,
+  String.raw`claves?\s+privadas?`, String.raw`variables\s+de\s+entorno`,
+  String.raw`historial\s+(?:de\s+(?:la\s+)?)?(?:conversaci[óo]n|chat)`,
+  // it
+  // (Italian "password" is covered by the English entry above.)
+  String.raw`chiavi?\s+(?:delle\s+)?api`, 'credenziali', 'segreti', String.raw`chiavi?\s+privat[ae]`,
+  String.raw`variabili\s+d'ambiente`, String.raw`cronologia\s+(?:della\s+)?(?:chat|conversazione)`,
+];
+const EXFIL_VERBS = [
+  wordsOf('send', 'email', 'e-mail', 'mail', 'post', 'upload', 'forward', 'transmit', 'exfiltrate', 'leak', 'submit',
+    'deliver', 'curl', 'wget'),
+  stemsOf('send', 'schick', 'übermittel', 'uebermittel', 'übertrag', 'uebertrag', 'lade', 'poste', 'leite', 'maile'),
+  stemsOf('envo', 'transmet', 'transf[èe]r', 'publi', 't[ée]l[ée]vers', 'partag', 'export'),
+  stemsOf('env[íi]', 'mand', 'sub(?:e|ir|as|an)', 'reenv[íi]', 'compart', 'transmit', 'filtr'),
+  stemsOf('invi', 'caric', 'pubblic', 'inoltr', 'condivid', 'trasmett', 'esport'),
+];
+const PLACES = [
+  String.raw`[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}\.[\p{L}\p{N}.-]{2,200}`,
+  String.raw`https?:\/\/`, String.raw`www\.`,
+  String.raw`[a-z0-9-]{1,63}\.(?:com|net|org|io|dev|xyz|ru|cn|info|biz|me|co|app|site|online|top|tk|sh|cc|link|click)${END}`,
+  String.raw`(?:a\s+|the\s+|my\s+|un\s+|le\s+|el\s+|il\s+|einen?\s+|den\s+)?(?:webhook|pastebin|ngrok|requestbin|discord|telegram|attacker)`,
+  String.raw`(?:this|that|my|the\s+following|an?\s+(?:external|remote|third-party))\s+(?:url|address|server|endpoint|webhook|email|domain|link|site|bucket|channel)`,
+  String.raw`(?:diese|folgende|meine|eine\s+externe)\s+(?:adresse|url|e-mail|webhook|domain)`,
+  String.raw`(?:den|einen)\s+(?:externen\s+)?(?:server|webhook|endpunkt)`,
+  String.raw`(?:cette\s+|l'|une\s+)(?:adresse|url)`, String.raw`(?:ce|le|un)\s+(?:serveur|webhook|site)(?:\s+externe)?`,
+  String.raw`(?:esta|la|una)\s+(?:direcci[óo]n|url|web)`, String.raw`(?:este|el|un)\s+(?:servidor|webhook|sitio|dominio)(?:\s+externo)?`,
+  String.raw`(?:questo\s+|quest'|un\s+|il\s+|l')(?:indirizzo|url|server|webhook|sito|dominio)(?:\s+esterno)?`,
+];
+const TOWARDS = nextWord('to', 'at', 'into', 'via', 'on', 'onto', 'an', 'nach', 'zu', 'auf', 'per', 'à', 'a', 'vers', 'sur',
+  'au', 'par', 'al', 'hacia', 'en', 'por', 'verso', 'su', 'sul', 'tramite', String.raw`all'`);
+const SECRET = nextWord(...SECRETS);
+const PLACE = `${TOWARDS}\\s*${any(...PLACES)}`;
+const EXFIL_VERB = atWordStart(...EXFIL_VERBS);
+/** A sending verb with a secret and a destination, in either order, within one sentence. */
+const EXFIL_SEND = `${EXFIL_VERB}${any(`${gap(10)}${SECRET}${gap(10)}${PLACE}`, `${gap(5)}${PLACE}${gap(10)}${SECRET}`)}`;
+/** Markdown images whose address is meant to carry data ("![](https://x/?q={secret})"). */
+const EXFIL_IMAGE = String.raw`!\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{0,300}?(?:\{|\$\{|%7b)`;
+const EXFIL_INTO_IMAGE = `${word('append', 'embed', 'encode', 'insert', 'include', 'put', 'add')}${gap(6)}${SECRET}${gap(6)}${nextWord('to', 'in', 'into')}\\s+(?:the\\s+|an?\\s+)?(?:markdown\\s+)?(?:image|img)`;
+
+/** rule_id -> delimited pattern, in the order they are tried. */
+export const DEFAULT_SCREEN_RULES: Readonly<Record<string, string>> = Object.freeze({
+  ignore_previous: delimited(OVERRIDE_EN, OVERRIDE_EN_EVERYTHING, OVERRIDE_DE, OVERRIDE_DE_EVERYTHING, OVERRIDE_FR,
+    OVERRIDE_FR_EVERYTHING, OVERRIDE_ES, OVERRIDE_ES_EVERYTHING, OVERRIDE_IT, OVERRIDE_IT_EVERYTHING, OVERRIDE_PT),
+  reveal_system_prompt: delimited(REVEAL_OBJECT, REVEAL_ABOVE, POSSESSIVE_PROMPT, WHAT_IS_PROMPT),
+  role_override: delimited(ROLE_SWITCH, ROLE_MODE, ROLE_NO_RULES, ROLE_AUTHORITY),
+  exfiltrate: delimited(EXFIL_SEND, EXFIL_IMAGE, EXFIL_INTO_IMAGE),
+});

@@ -1,0 +1,75 @@
+/**
+ * The matcher thread, as plain JavaScript evaluated by `new Worker(…, { eval: true })` so it needs
+ * no build step. It handles two kinds of message in order, answering each:
+ * - `load`: compiles a ruleset and runs every rule on short samples (one-byte and two-byte text,
+ *   twice) so V8 compiles and tiers up the regex code now, not inside a prompt's time budget (the
+ *   load has its own, larger budget);
+ * - a job: runs the ruleset's rules from `from` in order, stopping at the first match (and at the
+ *   first error when failing closed).
+ * Before each rule it publishes (entry id, rule index) in shared memory, so the main thread can name
+ * the rule that was running when it had to terminate the thread.
+ */
+export const MATCHER_WORKER_SOURCE = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const progress = new Int32Array(workerData.progress);
+const rulesets = new Map();
+// Short samples: long enough to make V8 compile, too short for most runaway patterns to blow up.
+const SAMPLES = ['warm up 0.', 'warm up \\u0101.'];
+
+const messageOf = (e) => String((e && e.message) || e);
+
+function compile(rule) {
+  if (rule.error) return rule.error;
+  try {
+    const re = new RegExp(rule.source, rule.flags);
+    for (const sample of SAMPLES) for (let k = 0; k < 2; k++) re.exec(sample);
+    return re;
+  } catch (e) {
+    return messageOf(e);
+  }
+}
+
+function load(entry) {
+  const compiled = [];
+  for (let i = 0; i < entry.rules.length; i++) {
+    Atomics.store(progress, 0, entry.id);
+    Atomics.store(progress, 1, i);
+    compiled.push(compile(entry.rules[i]));
+  }
+  rulesets.set(entry.version, compiled);
+  return { id: entry.id, match: null, errors: [] };
+}
+
+function run(entry) {
+  const regexes = rulesets.get(entry.version);
+  const errors = [];
+  if (!regexes) return { id: entry.id, match: null, errors: [{ rule: entry.from, message: 'ruleset not loaded' }] };
+  for (let i = entry.from; i < regexes.length; i++) {
+    Atomics.store(progress, 0, entry.id);
+    Atomics.store(progress, 1, i);
+    const re = regexes[i];
+    let message = null;
+    if (typeof re === 'string') {
+      message = re;
+    } else {
+      try {
+        const m = re.exec(entry.text);
+        if (m) return { id: entry.id, match: { rule: i, start: m.index, end: m.index + m[0].length }, errors };
+      } catch (e) {
+        message = messageOf(e);
+      }
+    }
+    if (message !== null) {
+      errors.push({ rule: i, message });
+      if (entry.stopOnError) break;
+    }
+  }
+  return { id: entry.id, match: null, errors };
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.kind === 'unload') rulesets.delete(msg.version);
+  else parentPort.postMessage(msg.kind === 'load' ? load(msg) : run(msg));
+});
+`;

@@ -1,0 +1,73 @@
+import { toWellFormedText } from '../shared/text';
+import { findBase64Blobs } from './base64-blobs';
+import { foldConfusables } from './confusables';
+
+export interface NormalizationSettings {
+  enabled: boolean;
+  nfkc: boolean;
+  strip_zero_width: boolean;
+  casefold: boolean;
+  fold_confusables: boolean;
+  decode_base64_blobs: boolean;
+}
+
+/**
+ * The text the rules run on. `base` is the normalized prompt; decoded base64 blobs (themselves
+ * normalized) follow it, one per line, in `text`. Spans at or past `base.length` fall in decoded text.
+ */
+export interface NormalizedPrompt {
+  text: string;
+  base: string;
+  decodedBlobs: number;
+}
+
+/**
+ * Invisible characters used to split trigger words: zero-width and bidi controls, word joiners,
+ * soft hyphen, combining grapheme joiner, Mongolian vowel separator, Hangul fillers, variation
+ * selectors and tag characters (both can smuggle hidden text).
+ */
+// Matching these invisible and combining characters one by one is the point here.
+// eslint-disable-next-line no-misleading-character-class
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\u180E\u00AD\u034F\u061C\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+// C0/C1 controls are stripped on purpose; tab, LF, VT, FF and CR stay because they separate words.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
+
+/** The steps after NFKC: strip invisible and control characters, fold look-alikes, casefold. */
+function foldComposed(composed: string, s: NormalizationSettings): string {
+  let t = composed;
+  if (s.strip_zero_width) t = t.replace(INVISIBLE, '').replace(CONTROL, '');
+  if (s.fold_confusables) t = foldConfusables(t);
+  if (s.casefold) t = t.toLowerCase();
+  return t;
+}
+
+/** One normalization pass, each step behind its toggle (order: NFKC, strip, fold, casefold). */
+export function normalizeText(text: string, s: NormalizationSettings): string {
+  return foldComposed(s.nfkc ? text.normalize('NFKC') : text, s);
+}
+
+/** Blobs are searched before case and confusable folding: base64 is case-sensitive. */
+function decodedTexts(composed: string, s: NormalizationSettings, depth: number): string[] {
+  const searchable = s.strip_zero_width ? composed.replace(INVISIBLE, '') : composed;
+  return findBase64Blobs(searchable).flatMap(({ decoded }) => [
+    normalizeText(decoded, s),
+    // A blob inside a blob is decoded once more; deeper nesting is not followed.
+    ...(depth > 1 ? decodedTexts(s.nfkc ? decoded.normalize('NFKC') : decoded, s, depth - 1) : []),
+  ]);
+}
+
+/**
+ * Normalizes a prompt for screening. Invalid UTF-16 (what broken UTF-8 arrives as) is scrubbed to
+ * U+FFFD even with normalization off, so rules never see unpaired surrogates.
+ */
+export function normalizePrompt(prompt: string, s: NormalizationSettings): NormalizedPrompt {
+  const clean = toWellFormedText(prompt);
+  if (!s.enabled) return { text: clean, base: clean, decodedBlobs: 0 };
+  const composed = s.nfkc ? clean.normalize('NFKC') : clean;
+  const base = foldComposed(composed, s);
+  const decoded = s.decode_base64_blobs ? decodedTexts(composed, s, 2) : [];
+  return decoded.length
+    ? { text: `${base}\n${decoded.join('\n')}`, base, decodedBlobs: decoded.length }
+    : { text: base, base, decodedBlobs: 0 };
+}
