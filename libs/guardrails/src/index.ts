@@ -49,3 +49,16 @@ export * from './memory/memory-approval-store';
 
 export * from './shared/json-schema';
 export * from './guardrails';
+
+export * from './settings/settings-service';
+export * from './settings/live-settings';
+export * from './retention';
+export * from './postgres/tables';
+export * from './postgres/sql-runner';
+export * from './postgres/migrations';
+export * from './postgres/pg-audit-store';
+export * from './postgres/pg-firewall-log';
+export * from './postgres/pg-output-stats';
+export * from './postgres/pg-settings-store';
+export * from './postgres/pg-approval-store';
+export * from './postgres/pg-stores';

@@ -18,7 +18,10 @@ export interface SettingsStore {
   readonly writable: boolean;
   /** Stored overrides as saved (callers re-validate them; see `effectiveSettings`). */
   loadOverrides(): Promise<Record<string, unknown>>;
-  /** Replaces the overrides and appends the change records in one transaction. */
+  /**
+   * Stores the overrides of the changed keys and appends their change records in one transaction
+   * (`overrides` is the full set after the change; keys without a change are already stored).
+   */
   saveOverrides(overrides: SettingsOverrides, changes: SettingChangeRecord[]): Promise<void>;
   listChanges(query: KeysetQuery): Promise<KeysetPage<StoredSettingChange>>;
 }

@@ -1,0 +1,275 @@
+import { createTestDatabase, TestDatabase, testRedisPrefix } from '@platform/testing';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { newApproval } from '../hitl/approval';
+import { hashApprovalToken } from '../hitl/approval-token';
+import { MemoryApprovalSidecar, MemoryApprovalStore } from '../memory/memory-approval-store';
+import { MemoryAuditStore } from '../memory/memory-audit-store';
+import { MemoryFirewallLog } from '../memory/memory-firewall-log';
+import { MemoryOutputStats } from '../memory/memory-output-stats';
+import { MemorySettingsStore } from '../memory/memory-settings-store';
+import { emptyOutputCounts } from '../output/output-counts';
+import { ApprovalSidecarStore, ApprovalStore } from '../ports/approval-store.port';
+import { AuditStore, InjectionAttempt } from '../ports/audit-store.port';
+import { FirewallLog } from '../ports/firewall-log.port';
+import { OutputStatsStore } from '../ports/output-stats.port';
+import { SettingsStore } from '../ports/settings-store.port';
+import { runRetention } from '../retention';
+import { DEFAULT_SETTINGS } from '../settings/defaults';
+import { LiveSettings, RedisSettingsPublisher, settingsChangedChannel } from '../settings/live-settings';
+import { GuardrailsSettingsService } from '../settings/settings-service';
+import { GuardrailsSettings } from '../settings/setting-types';
+import { GUARDRAILS_MIGRATIONS } from './migrations';
+import { createPostgresStores } from './pg-stores';
+import { sqlRunnerFor } from './sql-runner';
+
+interface Stores {
+  audit: AuditStore;
+  firewallLog: FirewallLog;
+  outputStats: OutputStatsStore;
+  approvals: ApprovalStore;
+  approvalSidecar: ApprovalSidecarStore;
+  settings: SettingsStore;
+}
+
+let db: TestDatabase;
+let dataSource: DataSource;
+
+beforeAll(async () => {
+  db = await createTestDatabase('gr');
+  dataSource = await new DataSource({ type: 'postgres', url: db.url, migrations: GUARDRAILS_MIGRATIONS, migrationsTableName: 'gr_migrations' }).initialize();
+  await dataSource.runMigrations();
+});
+
+afterAll(async () => {
+  await dataSource?.destroy();
+  await db?.drop();
+});
+
+const TABLES = [
+  'guardrails_injection_audit',
+  'guardrails_firewall_rejections',
+  'guardrails_output_stats',
+  'guardrails_settings',
+  'guardrails_settings_changes',
+  'guardrails_approvals',
+  'guardrails_hitl_requests',
+];
+
+const backends: Array<[string, () => Promise<Stores>]> = [
+  [
+    'memory',
+    async () => ({
+      audit: new MemoryAuditStore(),
+      firewallLog: new MemoryFirewallLog(),
+      outputStats: new MemoryOutputStats(),
+      approvals: new MemoryApprovalStore(),
+      approvalSidecar: new MemoryApprovalSidecar(),
+      settings: new MemorySettingsStore(),
+    }),
+  ],
+  [
+    'postgres',
+    async () => {
+      await dataSource.query(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY`);
+      const stores = createPostgresStores(sqlRunnerFor(dataSource), { sidecar: true });
+      return { ...stores, approvalSidecar: stores.approvalSidecar! };
+    },
+  ],
+];
+
+const at = (iso: string) => new Date(iso);
+const attempt = (over: Partial<InjectionAttempt> = {}): InjectionAttempt => ({
+  prompt: 'hello',
+  blocked: false,
+  rule_id: null,
+  principal_id: 'u1',
+  ruleset_version: 'v1',
+  errored_rule_ids: [],
+  match_start: null,
+  match_end: null,
+  occurred_at: at('2026-03-01T10:00:00Z'),
+  ...over,
+});
+
+describe.each(backends)('%s stores', (_name, make) => {
+  let s: Stores;
+  beforeEach(async () => {
+    s = await make();
+  });
+
+  it('pages the audit newest first by id with a cursor and next_cursor', async () => {
+    for (let i = 1; i <= 5; i++) await s.audit.append(attempt({ prompt: `p${i}` }));
+    const first = await s.audit.list({ limit: 2 });
+    expect(first.entries.map((e) => e.prompt)).toEqual(['p5', 'p4']);
+    expect(first.next_cursor).toBe(first.entries[1].id);
+    const second = await s.audit.list({ limit: 2, cursor: first.next_cursor! });
+    expect(second.entries.map((e) => e.prompt)).toEqual(['p3', 'p2']);
+    const last = await s.audit.list({ limit: 2, cursor: second.next_cursor! });
+    expect(last).toEqual({ entries: [expect.objectContaining({ prompt: 'p1' })], next_cursor: null });
+  });
+
+  it('filters the audit by blocked, rule, principal, literal substring and inclusive window', async () => {
+    await s.audit.append(attempt({ prompt: 'ignore previous 100% of_rules', blocked: true, rule_id: 'ignore_previous', principal_id: 'a' }));
+    await s.audit.append(attempt({ prompt: 'plain 100 percent', rule_id: 'ignore_previous', principal_id: 'b', occurred_at: at('2026-03-02T00:00:00Z') }));
+    await s.audit.append(attempt({ prompt: 'clean 100x ofXrules', occurred_at: at('2026-03-03T00:00:00Z') }));
+    const prompts = async (q: object) => (await s.audit.list({ limit: 50, ...q })).entries.map((e) => e.prompt);
+    expect(await prompts({ blocked: true })).toEqual(['ignore previous 100% of_rules']);
+    expect(await prompts({ blocked: false })).toHaveLength(2);
+    expect(await prompts({ rule_id: 'ignore_previous' })).toHaveLength(2);
+    expect(await prompts({ principal_id: 'b' })).toEqual(['plain 100 percent']);
+    // % and _ are literal characters, never wildcards.
+    expect(await prompts({ q: '100%' })).toEqual(['ignore previous 100% of_rules']);
+    expect(await prompts({ q: 'of_r' })).toEqual(['ignore previous 100% of_rules']);
+    expect(await prompts({ q: '!' })).toEqual([]);
+    expect(await prompts({ from: at('2026-03-02T00:00:00Z'), to: at('2026-03-02T00:00:00Z') })).toEqual(['plain 100 percent']);
+    const one = (await s.audit.list({ limit: 1 })).entries[0];
+    expect(await s.audit.get(one.id)).toEqual(one);
+    expect(await s.audit.get(999_999)).toBeNull();
+  });
+
+  it('counts trend days, totals and hourly attempts with total = blocked + allowed', async () => {
+    await s.audit.append(attempt({ blocked: true, rule_id: 'r', occurred_at: at('2026-03-01T01:00:00Z') }));
+    await s.audit.append(attempt({ blocked: true, rule_id: null, occurred_at: at('2026-03-01T02:00:00Z') }));
+    await s.audit.append(attempt({ rule_id: 'r', occurred_at: at('2026-03-01T23:59:59Z') }));
+    await s.audit.append(attempt({ occurred_at: at('2026-03-03T10:30:00Z') }));
+    const window = { from: at('2026-02-01T00:00:00Z'), to: at('2026-03-31T00:00:00Z') };
+    expect(await s.audit.trend(window)).toEqual([
+      { date: '2026-03-01', total: 3, blocked: 2, allowed: 1, observed: 1 },
+      { date: '2026-03-03', total: 1, blocked: 0, allowed: 1, observed: 0 },
+    ]);
+    expect(await s.audit.totals(window)).toEqual({ attempts: 4, blocked: 2, observed: 1 });
+    const hours = await s.audit.hourlyAttempts(at('2026-03-01T12:10:00Z'), 12);
+    expect(hours).toHaveLength(12);
+    expect(hours[0]).toBe(1); // 01:00-02:00 is 11 hours before the 12:00 bucket
+    expect(hours[1]).toBe(1);
+    expect(hours.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  it('sweeps old audit and sidecar rows by anonymizing or purging, and counts on a dry run', async () => {
+    await s.audit.append(attempt({ prompt: 'old secret', principal_id: 'p', match_start: 0, match_end: 3, occurred_at: at('2025-01-01T00:00:00Z') }));
+    await s.audit.append(attempt({ prompt: 'new', occurred_at: at('2026-03-01T00:00:00Z') }));
+    await s.approvalSidecar.put({ run_id: '00000000-0000-4000-8000-000000000001', tool: 'refund', arguments: { a: 1 }, principal_id: 'p', created_at: at('2025-01-01T00:00:00Z') });
+    const now = at('2026-03-02T00:00:00Z');
+    const dry = await runRetention({ audit: s.audit, sidecar: s.approvalSidecar }, { strategy: 'anonymize', days: 30, dryRun: true, now });
+    expect(dry).toMatchObject({ audit: 1, hitl_requests: 1, dry_run: true });
+    expect((await s.audit.list({ limit: 10 })).entries.map((e) => e.prompt)).toEqual(['new', 'old secret']);
+    await expect(runRetention({ audit: s.audit }, { strategy: 'purge', days: 30, dryRun: false, now })).rejects.toThrow(/actor/);
+    await expect(runRetention({ audit: s.audit }, { strategy: 'purge', days: 0, dryRun: false, actor: 'ops', now })).rejects.toThrow(/at least 1/);
+    expect(await runRetention({ audit: s.audit }, { strategy: 'keep', days: 1, dryRun: false, now })).toMatchObject({ audit: 0, cutoff: null });
+
+    const done = await runRetention({ audit: s.audit, sidecar: s.approvalSidecar }, { strategy: 'anonymize', days: 30, dryRun: false, actor: 'ops', now });
+    expect(done).toMatchObject({ audit: 1, hitl_requests: 1 });
+    const old = (await s.audit.list({ limit: 10 })).entries[1];
+    expect(old).toMatchObject({ prompt: '[anonymized]', principal_id: null, match_start: null, match_end: null });
+    const side = await s.approvalSidecar.getMany(['00000000-0000-4000-8000-000000000001']);
+    expect(side.get('00000000-0000-4000-8000-000000000001')).toMatchObject({ arguments: {}, principal_id: null, tool: 'refund' });
+
+    await runRetention({ audit: s.audit, sidecar: s.approvalSidecar }, { strategy: 'purge', days: 30, dryRun: false, actor: 'ops', now });
+    expect((await s.audit.list({ limit: 10 })).entries.map((e) => e.prompt)).toEqual(['new']);
+    expect(await s.approvalSidecar.purge()).toBe(0);
+  });
+
+  it('logs firewall rejections and filters them', async () => {
+    await s.firewallLog.append({ tool_name: 'refund', tool_description: 'Refund an order', principal_id: '7', violations: { amount: 'Argument [amount] must be of type [number].' }, enforced: true, occurred_at: at('2026-03-01T00:00:00Z') });
+    await s.firewallLog.append({ tool_name: 'lookup', tool_description: 'Look up 50% of_things', principal_id: '8', violations: { x: 'Unknown argument [x] is not declared in the tool schema.' }, enforced: false, occurred_at: at('2026-03-02T00:00:00Z') });
+    const page = await s.firewallLog.list({ limit: 1 });
+    expect(page.entries[0]).toMatchObject({ tool_name: 'lookup', enforced: false, violations: { x: expect.any(String) } });
+    expect(page.next_cursor).toBe(page.entries[0].id);
+    expect((await s.firewallLog.list({ limit: 10, principal_id: '7' })).entries.map((e) => e.tool_name)).toEqual(['refund']);
+    expect((await s.firewallLog.list({ limit: 10, q: '50%' })).entries.map((e) => e.tool_name)).toEqual(['lookup']);
+    expect((await s.firewallLog.list({ limit: 10, q: 'efun' })).entries.map((e) => e.tool_name)).toEqual(['refund']);
+  });
+
+  it('sums output counts per kind and per detector over a window', async () => {
+    const counts = emptyOutputCounts();
+    counts.html_stripped = 1;
+    counts.pii_redaction = 3;
+    counts.pii.by_detector = { email: 2, iban: 1 };
+    await Promise.all(Array.from({ length: 10 }, () => s.outputStats.record(counts, at('2026-03-01T10:15:00Z'))));
+    await s.outputStats.record(emptyOutputCounts(), at('2026-03-01T10:15:00Z'));
+    const totals = await s.outputStats.totals({ from: at('2026-03-01T00:00:00Z'), to: at('2026-03-02T00:00:00Z') });
+    expect(totals).toEqual({ html_stripped: 10, markdown_sanitized: 0, structured_validation_failure: 0, pii_redaction: 30, pii: { by_detector: { email: 20, iban: 10 } } });
+    expect(await s.outputStats.totals({ from: at('2026-04-01T00:00:00Z'), to: at('2026-04-02T00:00:00Z') })).toEqual(emptyOutputCounts());
+  });
+
+  it('stores settings overrides with an append-only change log through the settings service', async () => {
+    const service = new GuardrailsSettingsService(s.settings, DEFAULT_SETTINGS);
+    const bad = await service.update({ settings: { 'modes.input_screen': 'loud', 'retention.days': -1 } }, 'admin-1');
+    expect(bad).toEqual({ ok: false, errors: { 'modes.input_screen': expect.any(Array), 'retention.days': expect.any(Array) } });
+    expect(await s.settings.loadOverrides()).toEqual({});
+
+    const ok = await service.update({ settings: { 'modes.input_screen': 'monitor', 'audit.store': 'x', 'retention.days': '30' } }, 'admin-1');
+    expect(ok).toMatchObject({ ok: true, dropped: ['audit.store'], changes: [{ key: 'retention.days' }, { key: 'modes.input_screen' }] });
+    expect(await s.settings.loadOverrides()).toEqual({ 'modes.input_screen': 'monitor', 'retention.days': 30 });
+    expect((await service.effective())['modes.input_screen']).toBe('monitor');
+
+    const noop = await service.update({ settings: { 'modes.input_screen': 'monitor' } }, 'admin-2');
+    expect(noop).toMatchObject({ ok: true, changes: [] });
+    const changes = await service.listChanges({ limit: 10 });
+    expect(changes.entries.map((c) => [c.key, c.old_value, c.new_value, c.actor_id])).toEqual([
+      ['modes.input_screen', 'enforce', 'monitor', 'admin-1'],
+      ['retention.days', 365, 30, 'admin-1'],
+    ]);
+  });
+
+  it('decides an approval exactly once under concurrent decisions and refuses expired ones', async () => {
+    const now = at('2026-03-01T10:00:00Z');
+    const { record, token } = newApproval({ tool: 'refund', arguments: { order: 'A1' }, principalId: 7, now, ttlMinutes: 30 });
+    await s.approvals.create(record);
+    expect(await s.approvals.countPending(now)).toBe(1);
+    expect(await s.approvals.listPending(now, 50)).toEqual([expect.objectContaining({ approval_id: record.approval_id, tool: 'refund', arguments: { order: 'A1' } })]);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => s.approvals.decide(hashApprovalToken(token), i % 2 ? 'rejected' : 'approved', { principal_id: 'x' }, now)),
+    );
+    expect(outcomes.filter((o) => o.kind === 'decided')).toHaveLength(1);
+    expect(await s.approvals.countPending(now)).toBe(0);
+
+    const late = newApproval({ tool: 'delete', arguments: {}, principalId: null, now, ttlMinutes: 30 });
+    await s.approvals.create(late.record);
+    const later = at('2026-03-01T10:31:00Z');
+    expect(await s.approvals.countPending(later)).toBe(0);
+    expect((await s.approvals.decide(hashApprovalToken(late.token), 'approved', {}, later)).kind).toBe('expired');
+    expect((await s.approvals.decide(hashApprovalToken('nope'), 'approved', {}, later)).kind).toBe('unknown');
+  });
+});
+
+describe('postgres-only behaviour', () => {
+  it('keeps both changes when two hosts save different settings at once', async () => {
+    await dataSource.query('TRUNCATE guardrails_settings, guardrails_settings_changes RESTART IDENTITY');
+    const { settings } = createPostgresStores(sqlRunnerFor(dataSource));
+    const a = new GuardrailsSettingsService(settings, DEFAULT_SETTINGS);
+    const b = new GuardrailsSettingsService(settings, DEFAULT_SETTINGS);
+    await Promise.all([a.update({ settings: { 'hitl.enabled': true } }, 'a'), b.update({ settings: { 'retention.days': 7 } }, 'b')]);
+    expect(await settings.loadOverrides()).toEqual({ 'hitl.enabled': true, 'retention.days': 7 });
+  });
+
+  it('rejects table names that are not plain identifiers', () => {
+    expect(() => createPostgresStores(sqlRunnerFor(dataSource), { tables: { audit: 'x; DROP TABLE y' } })).toThrow(/audit.table/);
+  });
+
+  it('applies a change made on one host to another host within one second over Redis', async () => {
+    await dataSource.query('TRUNCATE guardrails_settings, guardrails_settings_changes RESTART IDENTITY');
+    const url = process.env.REDIS_URL!;
+    const channel = settingsChangedChannel(testRedisPrefix('gr'));
+    const publisherRedis = new Redis(url);
+    const subscriberRedis = new Redis(url);
+    const { settings } = createPostgresStores(sqlRunnerFor(dataSource));
+    const adminHost = new GuardrailsSettingsService(settings, DEFAULT_SETTINGS, { publisher: new RedisSettingsPublisher(publisherRedis, channel) });
+    const screeningHostService = new GuardrailsSettingsService(settings, DEFAULT_SETTINGS);
+    let applied: GuardrailsSettings = DEFAULT_SETTINGS;
+    const live = new LiveSettings({ load: () => screeningHostService.effective(), apply: (next) => (applied = next), subscriber: subscriberRedis, channel, reloadIntervalMs: 0 });
+    try {
+      await live.start();
+      expect(applied['modes.input_screen']).toBe('enforce');
+      const started = Date.now();
+      await adminHost.update({ settings: { 'modes.input_screen': 'monitor' } }, 'admin');
+      while (applied['modes.input_screen'] !== 'monitor' && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 10));
+      expect(applied['modes.input_screen']).toBe('monitor');
+    } finally {
+      await live.stop();
+      publisherRedis.disconnect();
+      subscriberRedis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { KeysetPage, KeysetQuery, Clock, systemClock } from '../ports/keyset-page';
+import { SettingsChangedEvent, SettingsChangedPublisher, SettingsStore, StoredSettingChange } from '../ports/settings-store.port';
+import { effectiveSettings, planSettingsUpdate, SettingChange } from './effective-settings';
+import { GuardrailsSettings } from './setting-types';
+
+export type SettingsUpdateResult =
+  | { ok: true; settings: GuardrailsSettings; changes: SettingChange[]; dropped: string[] }
+  | { ok: false; errors: Record<string, string[]> };
+
+/**
+ * Runtime settings over a store: the configured defaults overlaid with stored overrides, and the
+ * PUT use case (validate all or nothing, store only effective changes with the server-derived actor,
+ * then tell every host through the publisher).
+ */
+export class GuardrailsSettingsService {
+  private readonly publisher?: SettingsChangedPublisher;
+  private readonly clock: Clock;
+  private readonly onPublishError: (error: unknown) => void;
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly defaults: Readonly<GuardrailsSettings>,
+    options: { publisher?: SettingsChangedPublisher; clock?: Clock; onPublishError?: (error: unknown) => void } = {},
+  ) {
+    this.publisher = options.publisher;
+    this.clock = options.clock ?? systemClock;
+    this.onPublishError = options.onPublishError ?? ((e) => process.emitWarning(`SettingsChanged not published: ${(e as Error)?.message ?? e}`));
+  }
+
+  async effective(): Promise<GuardrailsSettings> {
+    return effectiveSettings(this.defaults, await this.store.loadOverrides());
+  }
+
+  async update(body: unknown, actorId: string | null): Promise<SettingsUpdateResult> {
+    const current = await this.store.loadOverrides();
+    const plan = planSettingsUpdate(body, current, this.defaults);
+    if (!plan.ok) return plan;
+    // A configuration-only store accepts the request and changes nothing (so logs nothing).
+    if (!this.store.writable || plan.changes.length === 0) {
+      return { ok: true, settings: effectiveSettings(this.defaults, current), changes: [], dropped: plan.dropped };
+    }
+    const occurredAt = this.clock.now();
+    await this.store.saveOverrides(
+      plan.overrides,
+      plan.changes.map((c) => ({ ...c, actor_id: actorId, occurred_at: occurredAt })),
+    );
+    const event: SettingsChangedEvent = { keys: plan.changes.map((c) => c.key), actor_id: actorId, occurred_at: occurredAt.toISOString() };
+    // The change is stored whatever happens next; a lost event is caught up by the hosts' periodic
+    // reload (see LiveSettings), so a publish failure must not turn a saved change into an error.
+    await this.publisher?.publish(event).catch(this.onPublishError);
+    return { ok: true, settings: plan.effective, changes: plan.changes, dropped: plan.dropped };
+  }
+
+  listChanges(query: KeysetQuery): Promise<KeysetPage<StoredSettingChange>> {
+    return this.store.listChanges(query);
+  }
+}
