@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { LoggerModule } from 'nestjs-pino';
+import { LoggerModule, PinoLogger } from 'nestjs-pino';
+import type { Logger as PinoInstance } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -35,6 +37,57 @@ type AuthenticatedRequest = IncomingMessage & {
   principal?: { sub?: string; clientId?: string; tenantId?: string };
 };
 
+/** Who made the request, as the access log line names it (set by the auth guard before the line is written). */
+export function accessLogProps(req: IncomingMessage): Record<string, string | undefined> {
+  const p = (req as AuthenticatedRequest).principal;
+  return p ? { sub: p.sub, client_id: p.clientId, tenant_id: p.tenantId } : {};
+}
+
+/** Health probes and scrapes would drown the access log. */
+export function isQuietPath(url: string | undefined): boolean {
+  return /^\/(health|metrics)/.test(url ?? '');
+}
+
+/**
+ * The process's HTTP logger (pino-http's, so the same level, base fields, serializers and
+ * redaction); undefined until the Nest app has been initialised.
+ */
+export function platformHttpLogger(): PinoInstance | undefined {
+  return PinoLogger.root as PinoInstance | undefined;
+}
+
+/**
+ * Writes the access line pino-http writes ("request completed" / "request aborted" / "request
+ * errored" with the same fields) for a request that never went through pino-http: the lean
+ * request path uses it so both paths log alike without a child logger per request.
+ */
+export function writeAccessLog(logger: PinoInstance, req: IncomingMessage & { id: string }, res: ServerResponse, responseTimeMs: number): void {
+  const line: Record<string, unknown> = { req, ...accessLogProps(req), res, responseTime: responseTimeMs };
+  if (res.statusCode >= 500) {
+    line['err'] = new Error(`failed with status code ${res.statusCode}`);
+    logger.info(line, 'request errored');
+    return;
+  }
+  logger.info(line, res.writableEnded ? 'request completed' : 'request aborted');
+}
+
+/** The HTTP logger's settings: JSON to stdout with request id, principal fields and secret redaction. */
+export function pinoHttpOptions(service: string, level: string, pretty: boolean): PinoHttpOptions {
+  return {
+    name: service,
+    level,
+    base: { service },
+    genReqId: requestIdFor,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    autoLogging: { ignore: (req) => isQuietPath(req.url) },
+    customProps: accessLogProps,
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+    },
+    transport: pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+  };
+}
+
 @Module({})
 export class LoggingModule {
   /** JSON logs to stdout with request id, principal fields and secret redaction. */
@@ -45,22 +98,7 @@ export class LoggingModule {
         LoggerModule.forRootAsync({
           inject: [ConfigService],
           useFactory: (config: ConfigService) => ({
-            pinoHttp: {
-              name: service,
-              level: config.get<string>('LOG_LEVEL') ?? 'info',
-              base: { service },
-              genReqId: requestIdFor,
-              redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-              autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
-              customProps: (req) => {
-                const p = (req as AuthenticatedRequest).principal;
-                return p ? { sub: p.sub, client_id: p.clientId, tenant_id: p.tenantId } : {};
-              },
-              serializers: {
-                req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-              },
-              transport: config.get<boolean>('LOG_PRETTY') ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
-            },
+            pinoHttp: pinoHttpOptions(service, config.get<string>('LOG_LEVEL') ?? 'info', config.get<boolean>('LOG_PRETTY') ?? false),
           }),
         }),
       ],

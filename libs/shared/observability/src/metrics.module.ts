@@ -12,21 +12,30 @@ export function createRegistry(service: string): Registry {
   return registry;
 }
 
+export type HttpDurationHistogram = Histogram<'method' | 'route' | 'status'>;
+
+/**
+ * The registry's HTTP duration histogram, created on first use: the Nest middleware (which Nest
+ * may construct more than once) and the lean request path record into the same series.
+ */
+export function httpRequestDuration(registry: Registry): HttpDurationHistogram {
+  const name = 'http_server_request_duration_seconds';
+  const existing = registry.getSingleMetric(name) as HttpDurationHistogram | undefined;
+  return existing ?? new Histogram({
+    name,
+    help: 'Duration of HTTP requests by route template',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+}
+
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
-  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  private readonly duration: HttpDurationHistogram;
 
   constructor(@Inject(METRICS_REGISTRY) registry: Registry) {
-    // Nest may construct a middleware more than once; the registry keeps the one histogram.
-    const name = 'http_server_request_duration_seconds';
-    const existing = registry.getSingleMetric(name) as Histogram<'method' | 'route' | 'status'> | undefined;
-    this.duration = existing ?? new Histogram({
-      name,
-      help: 'Duration of HTTP requests by route template',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [registry],
-    });
+    this.duration = httpRequestDuration(registry);
   }
 
   use(req: Request, res: Response, next: NextFunction): void {

@@ -2,3 +2,4 @@ export * from './http-app';
 export * from './worker-app';
 export * from './cli';
 export * from './platform.module';
+export * from './fast-routes';

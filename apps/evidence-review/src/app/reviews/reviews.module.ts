@@ -4,6 +4,7 @@ import { reviewEngineProvider } from './engine.provider';
 import { ReviewLogRepository } from './review-log.repository';
 import { McpController } from '../mcp/mcp.controller';
 import { ReviewsController } from './reviews.controller';
+import { ReviewsFastRoute } from './reviews.fast-route';
 import { ReviewsService } from './reviews.service';
 
 @Module({})
@@ -14,7 +15,7 @@ export class ReviewsModule {
       module: ReviewsModule,
       imports: [AuthModule.forRoot()],
       controllers: apiEnabled ? [ReviewsController, McpController] : [],
-      providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService],
+      providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService, ...(apiEnabled ? [ReviewsFastRoute] : [])],
       exports: [reviewEngineProvider, ReviewsService],
     };
   }
