@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
-import { GuardrailsAdminEnv } from './config/env';
+import { GuardrailsApiModule } from './app/api/guardrails-api.module';
+import { GuardrailsRuntimeModule } from './app/runtime/guardrails-runtime.module';
+import { GuardrailsAdminEnv, guardrailsApiConfig } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -11,6 +13,8 @@ import { migrations } from './migrations';
       env: GuardrailsAdminEnv,
       database: { defaultName: 'guardrails', entities, migrations },
     }),
+    GuardrailsRuntimeModule,
+    ...GuardrailsApiModule.register(guardrailsApiConfig()),
   ],
 })
 export class AppModule {}

@@ -1,7 +1,7 @@
 import { decideToolCall, firewallSettingsOf, ToolCallDecision } from './firewall/tool-firewall';
 import { ToolCall } from './firewall/tool-definition';
 import { ApprovalActor, approvalActor } from './hitl/approval';
-import { ApprovalResult, ApprovalService, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
+import { ApprovalResult, ApprovalService, ApprovedCall, ApprovedCallDispatcher, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
 import { handleModelOutput, OutputResult, outputSettingsOf, sanitizeOutputText } from './output/output-handler';
 import { PiiRedactionOptions, redactPii } from './output/pii/pii-redactor';
 import { ApprovalSidecarStore, ApprovalStore } from './ports/approval-store.port';
@@ -85,6 +85,10 @@ export interface Guardrails {
   handleOutput(output: string, context?: { schema?: JsonSchema }): Promise<OutputResult>;
   trySanitize(text: string): { sanitized: string };
   registerExecutor(tool: string, executor: ToolExecutor): void;
+  /** Where approved calls go when this process has no executor for the tool (e.g. the admin API). */
+  setApprovedCallDispatcher(dispatcher: ApprovedCallDispatcher): void;
+  /** Runs a call another process approved and dispatched here. */
+  runApprovedCall(call: ApprovedCall): Promise<ApprovalResult>;
   approve(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
   reject(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
   listPendingApprovals(): Promise<PendingApprovalView[]>;
@@ -215,6 +219,8 @@ export function createGuardrails(
     registerExecutor(tool, executor) {
       approvals.registerExecutor(tool, executor);
     },
+    setApprovedCallDispatcher: (dispatcher) => approvals.setDispatcher(dispatcher),
+    runApprovedCall: (call) => approvals.runDispatched(call),
     approve: (token, context) => decide(token, 'approved', context),
     reject: (token, context) => decide(token, 'rejected', context),
     listPendingApprovals: () => approvals.listPending(),

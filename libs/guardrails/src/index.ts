@@ -62,3 +62,5 @@ export * from './postgres/pg-output-stats';
 export * from './postgres/pg-settings-store';
 export * from './postgres/pg-approval-store';
 export * from './postgres/pg-stores';
+export * from './shared/text';
+export * from './hitl/approved-call-queue';

@@ -4,6 +4,19 @@ import { ApprovalActor, ApprovalDecision, ApprovalRecord, approvalRequiredMessag
 import { hashApprovalToken, isWellFormedApprovalToken } from './approval-token';
 import { timeAgo, timeUntil } from './relative-time';
 
+/**
+ * Hands an approved call to the process that owns its tool (e.g. over a durable queue) when this
+ * process has no executor for it. Called once per approval: only the deciding call dispatches.
+ */
+export type ApprovedCallDispatcher = (call: ApprovedCall) => Promise<void>;
+
+export interface ApprovedCall {
+  approval_id: string;
+  run_id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
 /** Runs an approved call. Registered per tool name by the host. */
 export type ToolExecutor = (args: Record<string, unknown>, context: { runId: string; approvalId: string }) => Promise<unknown>;
 
@@ -18,7 +31,7 @@ export interface ParkedCall {
 }
 
 export type ApprovalResult =
-  | { decision: 'approved'; executed: boolean; result?: unknown; error?: string }
+  | { decision: 'approved'; executed: boolean; result?: unknown; error?: string; dispatched?: boolean }
   | { decision: 'rejected' }
   | { decision: 'failed'; error: 'decision_failed' }
   | { decision: 'unavailable'; error: 'hitl_unavailable' };
@@ -42,6 +55,7 @@ export interface PendingApprovalView {
  */
 export class ApprovalService {
   private readonly executors = new Map<string, ToolExecutor>();
+  private dispatcher?: ApprovedCallDispatcher;
 
   constructor(
     private readonly store: ApprovalStore | undefined,
@@ -57,6 +71,18 @@ export class ApprovalService {
 
   registerExecutor(tool: string, executor: ToolExecutor): void {
     this.executors.set(tool, executor);
+  }
+
+  setDispatcher(dispatcher: ApprovedCallDispatcher): void {
+    this.dispatcher = dispatcher;
+  }
+
+  /**
+   * Runs a dispatched call in the process that owns the tool and records how the run ended.
+   * Callers deliver each call once (a queue job id per approval), so the tool runs at most once.
+   */
+  async runDispatched(call: ApprovedCall): Promise<ApprovalResult> {
+    return this.execute({ approval_id: call.approval_id, run_id: call.run_id, tool: call.tool, arguments: call.arguments });
   }
 
   /** Parks a call; throws when the approval store fails (the caller applies hitl.fallback). */
@@ -89,8 +115,18 @@ export class ApprovalService {
     return this.execute(outcome.record);
   }
 
-  private async execute(record: ApprovalRecord): Promise<ApprovalResult> {
+  private async execute(record: Pick<ApprovalRecord, 'approval_id' | 'run_id' | 'tool' | 'arguments'>): Promise<ApprovalResult> {
     const executor = this.executors.get(record.tool);
+    if (!executor && this.dispatcher) {
+      const call = { approval_id: record.approval_id, run_id: record.run_id, tool: record.tool, arguments: record.arguments };
+      try {
+        await this.dispatcher(call);
+        return { decision: 'approved', executed: false, dispatched: true };
+      } catch (e) {
+        await this.store!.setRunStatus(record.approval_id, 'failed');
+        return { decision: 'approved', executed: false, error: `dispatch failed: ${(e as Error).message}` };
+      }
+    }
     if (!executor) {
       await this.store!.setRunStatus(record.approval_id, 'failed');
       return { decision: 'approved', executed: false, error: `no executor registered for ${record.tool}` };

@@ -16,7 +16,7 @@ import { OutputStatsStore } from '../ports/output-stats.port';
 import { SettingsStore } from '../ports/settings-store.port';
 import { runRetention } from '../retention';
 import { DEFAULT_SETTINGS } from '../settings/defaults';
-import { LiveSettings, RedisSettingsPublisher, settingsChangedChannel } from '../settings/live-settings';
+import { LiveSettings, RedisSettingsPublisher } from '../settings/live-settings';
 import { GuardrailsSettingsService } from '../settings/settings-service';
 import { GuardrailsSettings } from '../settings/setting-types';
 import { GUARDRAILS_MIGRATIONS } from './migrations';
@@ -251,7 +251,7 @@ describe('postgres-only behaviour', () => {
   it('applies a change made on one host to another host within one second over Redis', async () => {
     await dataSource.query('TRUNCATE guardrails_settings, guardrails_settings_changes RESTART IDENTITY');
     const url = process.env.REDIS_URL!;
-    const channel = settingsChangedChannel(testRedisPrefix('gr'));
+    const channel = `${testRedisPrefix('gr')}:guardrails.SettingsChanged`;
     const publisherRedis = new Redis(url);
     const subscriberRedis = new Redis(url);
     const { settings } = createPostgresStores(sqlRunnerFor(dataSource));

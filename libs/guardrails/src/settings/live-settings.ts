@@ -2,11 +2,6 @@ import type Redis from 'ioredis';
 import { SettingsChangedEvent, SettingsChangedPublisher } from '../ports/settings-store.port';
 import { GuardrailsSettings } from './setting-types';
 
-/** Redis pub/sub channel for SettingsChanged, namespaced like every other key of the platform. */
-export function settingsChangedChannel(prefix = ''): string {
-  return `${prefix ? `${prefix}:` : ''}guardrails:settings-changed`;
-}
-
 export class RedisSettingsPublisher implements SettingsChangedPublisher {
   constructor(
     private readonly redis: Redis,

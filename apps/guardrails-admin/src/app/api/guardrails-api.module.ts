@@ -1,0 +1,34 @@
+import { CanActivate, DynamicModule, Module } from '@nestjs/common';
+import { RouterModule } from '@nestjs/core';
+import { AuthModule } from '@platform/auth';
+import { resolveApiMiddleware } from './api-access';
+import { API_MIDDLEWARE, ApiMiddlewareGuard } from './api-middleware.guard';
+import { GuardrailsApiController } from './guardrails-api.controller';
+
+export interface GuardrailsApiConfig {
+  enabled: boolean;
+  prefix: string;
+  middleware: string;
+}
+
+@Module({})
+export class GuardrailsApiModule {
+  /**
+   * The routes exist only when `api.enabled`; they are mounted under `api.prefix`. An enabled API
+   * with no middleware refuses to boot (resolveApiMiddleware throws while the module graph is built).
+   */
+  static register(config: GuardrailsApiConfig): DynamicModule[] {
+    const middleware = resolveApiMiddleware(config.middleware, config.enabled);
+    if (!config.enabled) return [];
+    const api: DynamicModule = {
+      module: GuardrailsApiModule,
+      imports: [AuthModule.forRoot()],
+      controllers: [GuardrailsApiController],
+      providers: [
+        { provide: API_MIDDLEWARE, inject: middleware, useFactory: (...guards: CanActivate[]) => guards },
+        ApiMiddlewareGuard,
+      ],
+    };
+    return [api, RouterModule.register([{ path: config.prefix, module: GuardrailsApiModule }])];
+  }
+}

@@ -1,0 +1,30 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { loadEnv } from '@platform/config';
+import { ProblemDetailsFilter } from '@platform/observability';
+import type { HttpAppOptions } from '@platform/runtime';
+import type { Request } from 'express';
+import { GuardrailsEnvelopeFilter } from './app/api/envelope';
+import { GuardrailsAdminEnv } from './config/env';
+
+/**
+ * Errors raised before routing (a malformed or oversized JSON body, an unknown path) under the API
+ * prefix are enveloped like the API's own answers; the rest of the app answers problem+json.
+ */
+@Catch()
+export class GuardrailsAdminErrorFilter implements ExceptionFilter {
+  private readonly api = new GuardrailsEnvelopeFilter();
+  private readonly problem = new ProblemDetailsFilter();
+  private prefix?: string;
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    this.prefix ??= `/${loadEnv(GuardrailsAdminEnv).GUARDRAILS_API_PREFIX}/`;
+    const path = host.switchToHttp().getRequest<Request>().path ?? '';
+    (path.startsWith(this.prefix) ? this.api : this.problem).catch(exception, host);
+  }
+}
+
+/** How main.ts starts the HTTP app (tests boot it the same way). */
+export const httpOptions: HttpAppOptions = {
+  filter: new GuardrailsAdminErrorFilter(),
+  bodyLimitEnv: 'GUARDRAILS_MAX_BODY_BYTES',
+};
