@@ -132,6 +132,12 @@ describe('Helm chart k8s/charts/service', () => {
     expect(names).toContain('iam-rotate-signing-keys');
   });
 
+  it('gives guardrails-admin its retention CronJob, run with an actor', () => {
+    const [retention] = ofKind(render('guardrails-admin'), 'CronJob');
+    expect(retention.metadata.name).toBe('guardrails-admin-retention');
+    expect(podOf(retention).containers[0].args).toEqual(['guardrails:retention', '--actor=cronjob/guardrails-retention']);
+  });
+
   it('scales and isolates in prod, stays small in staging', () => {
     expect(ofKind(render('kb-api', 'prod'), 'HorizontalPodAutoscaler')).toHaveLength(1);
     expect(ofKind(render('kb-api', 'prod'), 'NetworkPolicy')).toHaveLength(1);
