@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 require(path.join(root, 'tools/swc-register.cjs'));
-const { EVIDENCE_OPENAPI } = require(path.join(root, 'apps/evidence-review/src/app/reviews/openapi.ts'));
-writeFileSync(path.join(root, 'docs/api/evidence-review.openapi.json'), JSON.stringify(EVIDENCE_OPENAPI, null, 2) + '\n');
-process.stdout.write('docs/api/evidence-review.openapi.json written\n');
+const documents = {
+  'evidence-review': () => require(path.join(root, 'apps/evidence-review/src/app/reviews/openapi.ts')).EVIDENCE_OPENAPI,
+  'guardrails-admin': () => require(path.join(root, 'apps/guardrails-admin/src/app/api/openapi.ts')).GUARDRAILS_OPENAPI,
+};
+for (const [service, load] of Object.entries(documents)) {
+  writeFileSync(path.join(root, `docs/api/${service}.openapi.json`), JSON.stringify(load(), null, 2) + '\n');
+  process.stdout.write(`docs/api/${service}.openapi.json written\n`);
+}

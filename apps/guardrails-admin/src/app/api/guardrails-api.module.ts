@@ -4,6 +4,7 @@ import { AuthModule } from '@platform/auth';
 import { resolveApiMiddleware } from './api-access';
 import { API_MIDDLEWARE, ApiMiddlewareGuard } from './api-middleware.guard';
 import { GuardrailsApiController } from './guardrails-api.controller';
+import { GuardrailsOpenApiController } from './openapi.controller';
 
 export interface GuardrailsApiConfig {
   enabled: boolean;
@@ -23,7 +24,7 @@ export class GuardrailsApiModule {
     const api: DynamicModule = {
       module: GuardrailsApiModule,
       imports: [AuthModule.forRoot()],
-      controllers: [GuardrailsApiController],
+      controllers: [GuardrailsApiController, GuardrailsOpenApiController],
       providers: [
         { provide: API_MIDDLEWARE, inject: middleware, useFactory: (...guards: CanActivate[]) => guards },
         ApiMiddlewareGuard,
