@@ -68,6 +68,30 @@ describe('evidence-review: POST /reviews on the lean request path', () => {
     expect(((await r.json()) as Json)['error']['code']).toBe('validation_error');
   });
 
+  it.each([
+    ['a dry run', {}, review('same-1', { dry_run: true, reviewed_at: '2026-01-01T00:00:00Z' })],
+    ['no token', { authorization: '' }, review('same-2', { dry_run: true })],
+    ['a malformed token', { authorization: 'Bearer a.b.c' }, review('same-3', { dry_run: true })],
+    ['malformed JSON', {}, '{"artifact":'],
+    ['a JSON string', {}, '"text"'],
+    ['an empty body', {}, ''],
+    ['an invalid request', {}, '{"artifact":{}}'],
+    ['an unknown profile', {}, review('same-4', { dry_run: true, profile_key: 'tarot' })],
+    ['a body over the limit', {}, review('x'.repeat(30000), { dry_run: true })],
+  ] as Array<[string, Record<string, string>, string]>)('answers %s exactly as the Nest route does', async (_name, headers, body) => {
+    const answer = async (path: string) => {
+      const r = await fetch(`${svc.url}/evidence-risk-review/reviews${path}`, {
+        method: 'POST',
+        headers: Object.fromEntries(Object.entries({ 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }).filter(([, v]) => v)),
+        body,
+      });
+      const kept = [...r.headers].filter(([k]) => !['date', 'x-request-id'].includes(k));
+      return { status: r.status, headers: Object.fromEntries(kept), body: await r.text() };
+    };
+    // A query string takes the request past the lean path to the Nest route.
+    expect(await answer('')).toEqual(await answer('?via=nest'));
+  });
+
   it('keeps answering while draining but closes each connection, then stops with the server', async () => {
     const closing = svc.app.close();
     await new Promise((r) => setTimeout(r, 50));

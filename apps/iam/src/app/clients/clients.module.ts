@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ClientCache } from './client-cache';
 import { ClientsRepository } from './clients.repository';
 
-@Module({ providers: [ClientsRepository], exports: [ClientsRepository] })
+@Module({ providers: [ClientsRepository, ClientCache], exports: [ClientsRepository] })
 export class ClientsModule {}

@@ -1,12 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ClientCache } from './client-cache';
 import { OAuthClient } from './oauth-client.entity';
 
 /** The only TypeORM user for clients. */
 @Injectable()
 export class ClientsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: ClientCache,
+  ) {}
+
+  /**
+   * The row token-endpoint authentication reads, from the short-lived client cache (see
+   * ClientCache for why a revoked client or replaced secret still stops working at once).
+   */
+  findForAuthentication(clientId: string): Promise<OAuthClient | null> {
+    return this.cache.get(clientId, () => this.findByClientId(clientId));
+  }
+
+  /** Every committed change to a client row goes through here before it is acknowledged. */
+  changed(clientId: string): Promise<void> {
+    return this.cache.invalidate(clientId);
+  }
 
   /**
    * Read on every token request: one plain indexed query mapped by TypeORM's metadata, without
@@ -35,6 +52,8 @@ export class ClientsRepository {
   async upsert(client: Partial<OAuthClient> & { clientId: string }): Promise<OAuthClient> {
     const repo = this.dataSource.getRepository(OAuthClient);
     const existing = await repo.findOneBy({ clientId: client.clientId });
-    return repo.save(existing ? repo.merge(existing, { ...client, updatedAt: new Date() }) : repo.create(client));
+    const saved = await repo.save(existing ? repo.merge(existing, { ...client, updatedAt: new Date() }) : repo.create(client));
+    await this.changed(client.clientId);
+    return saved;
   }
 }

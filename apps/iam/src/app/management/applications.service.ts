@@ -37,7 +37,7 @@ export class ApplicationsService {
       throw new ValidationFailedError([{ field: 'auth.client_type', message: 'a service must be a confidential client' }]);
     }
 
-    return this.dataSource.transaction(async (em) => {
+    const applied = await this.dataSource.transaction(async (em) => {
       await em.query(
         `INSERT INTO iam_applications (key, name, type) VALUES ($1, $2, $3)
          ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, type = EXCLUDED.type, updated_at = now()`,
@@ -81,5 +81,7 @@ export class ApplicationsService {
       await this.secrets.audit(em, actor, existing ? 'application.updated' : 'application.created', clientId, { secret_issued: !!secret });
       return { application_key: app, client_id: clientId, created: !existing, ...(secret ? { client_secret: secret } : {}) };
     });
+    await this.clients.changed(applied.client_id);
+    return applied;
   }
 }

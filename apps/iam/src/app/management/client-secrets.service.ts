@@ -83,7 +83,7 @@ export class ClientSecretsService {
   }
 
   async rotate(app: string, actor: string): Promise<RotatedSecret> {
-    return this.dataSource.transaction(async (em) => {
+    const rotated = await this.dataSource.transaction(async (em) => {
       const client = await this.lockClient(em, app);
       if (client.revokedAt) throw new DomainError('client_revoked', 409, 'the client is revoked');
       if (!client.isConfidential || client.tokenEndpointAuthMethod === 'private_key_jwt') {
@@ -92,21 +92,26 @@ export class ClientSecretsService {
       if (this.graceActive(client)) {
         throw new DomainError('grace_active', 409, `the previous secret is still in grace until ${client.previousSecretGraceUntil!.toISOString()}`);
       }
-      const rotated = await this.applyRotation(em, client, false);
-      await this.audit(em, actor, 'client.secret_rotated', client.clientId, { grace_until: rotated.grace_until });
-      return rotated;
+      const result = await this.applyRotation(em, client, false);
+      await this.audit(em, actor, 'client.secret_rotated', client.clientId, { grace_until: result.grace_until });
+      return result;
     });
+    await this.clients.changed(rotated.client_id);
+    return rotated;
   }
 
   async revoke(app: string, actor: string): Promise<{ client_id: string; revoked: true; revoked_at: string }> {
-    return this.dataSource.transaction(async (em) => {
+    const revoked = await this.dataSource.transaction(async (em) => {
       const client = await this.lockClient(em, app);
       if (client.revokedAt) throw new DomainError('client_revoked', 409, 'the client is already revoked');
       const now = this.clock.now();
       await em.query('UPDATE oauth_clients SET revoked_at = $2, secret_pending_encrypted = NULL, updated_at = $2 WHERE client_id = $1', [client.clientId, now]);
       await this.audit(em, actor, 'client.revoked', client.clientId);
-      return { client_id: client.clientId, revoked: true, revoked_at: now.toISOString() };
+      return { client_id: client.clientId, revoked: true as const, revoked_at: now.toISOString() };
     });
+    // Before answering: from here on this replica refuses the client, others within the cache bound.
+    await this.clients.changed(revoked.client_id);
+    return revoked;
   }
 
   async status(app: string) {
@@ -175,6 +180,7 @@ export class ClientSecretsService {
       }
       return done;
     });
+    for (const clientId of rotated) await this.clients.changed(clientId);
     return { rotated, pending_cleared: cleared[1] ?? 0 };
   }
 

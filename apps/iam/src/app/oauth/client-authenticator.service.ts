@@ -76,7 +76,7 @@ export class ClientAuthenticator {
     if (body['client_secret'] !== undefined) {
       return { client: await this.bySecret(clientId, body['client_secret'] ?? '', false), method: 'client_secret_post' };
     }
-    const client = await this.clients.findByClientId(clientId);
+    const client = await this.clients.findForAuthentication(clientId);
     if (!client || client.revokedAt || client.isConfidential) {
       throw OAuthError.invalidClient('client authentication failed');
     }
@@ -84,7 +84,7 @@ export class ClientAuthenticator {
   }
 
   private async bySecret(clientId: string, secret: string, viaBasic: boolean): Promise<OAuthClient> {
-    const client = await this.clients.findByClientId(clientId);
+    const client = await this.clients.findForAuthentication(clientId);
     const fail = () => OAuthError.invalidClient('client authentication failed', viaBasic);
     if (!client || client.revokedAt || !client.isConfidential || !secret) throw fail();
     if (client.tokenEndpointAuthMethod === 'private_key_jwt' || !client.secretHash) throw fail();
@@ -112,7 +112,7 @@ export class ClientAuthenticator {
     const unverified = JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8') || '{}');
     const clientId = typeof unverified.iss === 'string' ? unverified.iss : undefined;
     if (!clientId || (body['client_id'] !== undefined && body['client_id'] !== clientId)) throw fail('iss must be the client_id');
-    const client = await this.clients.findByClientId(clientId);
+    const client = await this.clients.findForAuthentication(clientId);
     if (!client || client.revokedAt || client.tokenEndpointAuthMethod !== 'private_key_jwt' || !client.jwks) {
       throw fail('unknown client');
     }

@@ -11,8 +11,10 @@ import { ClientAuthenticator } from './client-authenticator.service';
 import { DiscoveryController } from './discovery.controller';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { OAuthRequestCounter } from './request-counter';
 import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
+import { TokenFastRoute } from './token.fast-route';
 import { TokenIssuer } from './token-issuer.service';
 import { UserinfoController } from './userinfo.controller';
 import { UserTokensService } from './user-tokens.service';
@@ -27,10 +29,12 @@ import { UserTokensService } from './user-tokens.service';
     UserTokensService,
     LocalTokenVerifier,
     OAuthRateLimitGuard,
+    OAuthRequestCounter,
     GrantsRepository,
     UsersRepository,
     SessionService,
+    TokenFastRoute,
   ],
-  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard],
+  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, OAuthRequestCounter],
 })
 export class OAuthModule {}

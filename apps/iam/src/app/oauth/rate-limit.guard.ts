@@ -1,9 +1,8 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { REDIS_CLIENT } from '@platform/contracts';
 import type { Request, Response } from 'express';
-import type Redis from 'ioredis';
 import { OAuthError } from './oauth-error';
+import { OAuthRequestCounter } from './request-counter';
 
 const WINDOW_SEC = 60;
 
@@ -15,7 +14,7 @@ const WINDOW_SEC = 60;
 export class OAuthRateLimitGuard implements CanActivate {
   constructor(
     private readonly config: ConfigService,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly counter: OAuthRequestCounter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -26,7 +25,7 @@ export class OAuthRateLimitGuard implements CanActivate {
     const nowSec = Math.floor(Date.now() / 1000);
     const window = Math.floor(nowSec / WINDOW_SEC);
     const key = `iam:rl:oauth:${req.ip}:${window}`;
-    const [[, count]] = (await this.redis.multi().incr(key).expire(key, WINDOW_SEC + 5).exec()) as [[unknown, number]];
+    const count = await this.counter.increment(key, WINDOW_SEC + 5);
     const resetIn = (window + 1) * WINDOW_SEC - nowSec;
     res.setHeader('X-RateLimit-Limit', String(limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));

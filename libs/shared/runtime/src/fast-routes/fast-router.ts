@@ -70,6 +70,7 @@ function serve(route: FastRoute, rawReq: IncomingMessage, rawRes: ServerResponse
   // What Express's app.handle does before routing, so filters and guards written against Express work unchanged.
   req.res = res;
   res.req = req;
+  req.originalUrl = req.url;
   Object.setPrototypeOf(req, e.express.request);
   Object.setPrototypeOf(res, e.express.response);
   res.locals = Object.create(null);

@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http';
+import { ForbiddenException, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { ProblemDetailsFilter } from '@platform/observability';
+import { answerWithFilter, appBodyParser, asNestException, FastRequest, handlerContext, mountFastRoutesInApp, runMiddleware } from '@platform/runtime';
+import type { Express, RequestHandler, Response } from 'express';
+import { OAuthErrorFilter } from './oauth-error';
+import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { TokenController } from './token.controller';
+
+export const TOKEN_PATH = '/oauth/token';
+
+/** Form posts only; anything else keeps going through Nest (which answers it invalid_request). */
+export function isFormRequest(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  if (!type) return false;
+  const semi = type.indexOf(';');
+  return (semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+class BodyParseError {
+  constructor(readonly cause: unknown) {}
+}
+
+/**
+ * POST /oauth/token on the lean request path (docs/benchmarks.md): the app's own form parser, the
+ * controller's rate-limit guard (Redis count per client IP, as Express's trust-proxy rules see the
+ * IP), the controller method itself (same authenticator and issuer) and the OAuth error filter.
+ * The Nest route stays for requests this path declines.
+ */
+@Injectable()
+export class TokenFastRoute implements OnApplicationBootstrap {
+  private readonly oauthErrors = new OAuthErrorFilter();
+  // Body-parser failures happen before the controller's filters in Nest, so the global filter answers them.
+  private readonly appErrors = new ProblemDetailsFilter();
+  private parseForm!: RequestHandler;
+  private rateLimit!: OAuthRateLimitGuard;
+  private controller!: TokenController;
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const app = this.adapterHost.httpAdapter?.getInstance<Express>();
+    if (!app) return;
+    this.parseForm = appBodyParser(app, 'urlencoded');
+    this.rateLimit = this.moduleRef.get(OAuthRateLimitGuard, { strict: false });
+    this.controller = this.moduleRef.get(TokenController, { strict: false });
+    mountFastRoutesInApp(this.moduleRef, this.adapterHost, [
+      { method: 'POST', path: TOKEN_PATH, accepts: isFormRequest, handle: (req, res) => this.token(req, res) },
+    ]);
+  }
+
+  private async token(req: FastRequest, res: Response): Promise<void> {
+    try {
+      await runMiddleware(this.parseForm, req, res).catch((e: unknown) => {
+        throw new BodyParseError(e);
+      });
+      const allowed = await this.rateLimit.canActivate(handlerContext(req, res, TokenController, 'token'));
+      if (!allowed) throw new ForbiddenException('Forbidden resource');
+      const header = req.headers.authorization;
+      const result = await this.controller.token(req.body, typeof header === 'string' ? header : undefined, req, res);
+      res.status(200).json(result);
+    } catch (err) {
+      if (err instanceof BodyParseError) answerWithFilter(this.appErrors, asNestException(err.cause), req, res);
+      else answerWithFilter(this.oauthErrors, err, req, res);
+    }
+  }
+}
