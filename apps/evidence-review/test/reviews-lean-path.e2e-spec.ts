@@ -41,6 +41,22 @@ describe('evidence-review: POST /reviews on the lean request path', () => {
     expect(((await stored.json()) as Json)['artifact_id']).toBe('lean-1');
   });
 
+  it('has every concurrently accepted review in the log when its 201 arrives', async () => {
+    const batchToken = await issuer.mint({ scope: 'evidence:review', extra: { tenant_id: 'lean-batch' } });
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const r = await post(review(`batch-${i}`), { authorization: `Bearer ${batchToken}` });
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    expect(statuses.every((s) => s === 201)).toBe(true);
+    const listed = await fetch(`${svc.url}/evidence-risk-review/reviews?per_page=100`, { headers: { authorization: `Bearer ${batchToken}` } });
+    const page = (await listed.json()) as Json;
+    expect(page['total']).toBe(40);
+    expect(new Set(page['data'].map((r: Json) => r['artifact_id'])).size).toBe(40);
+  });
+
   it('counts requests in the HTTP histogram under the route template, refusals included', async () => {
     await post(review('lean-2', { dry_run: true }));
     await post(review('lean-3'), { authorization: 'Bearer nope' });

@@ -2,6 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReviewLogEntry, severityOf, VERDICTS, Verdict } from '@platform/evidence-engine';
 import { DataSource } from 'typeorm';
+import { GroupCommit } from './group-commit';
+
+const COLUMNS = 11;
+/** Rows per INSERT under load (parameters stay far below Postgres's 65,535). */
+const MAX_ROWS_PER_INSERT = 200;
+
+function rowValues(tenantId: string, entry: ReviewLogEntry): unknown[] {
+  const r = entry.result;
+  return [tenantId, r.review_id, r.artifact_id, r.profile_key, r.verdict, severityOf(r.verdict), r.risk_score, JSON.stringify(r), entry.artifact, entry.options, r.reviewed_at];
+}
 
 export interface ReviewListQuery {
   page: number;
@@ -14,15 +24,23 @@ export interface ReviewListQuery {
 /** The review log; every read and write takes the tenant. */
 @Injectable()
 export class ReviewLogRepository {
+  // Concurrent appends share one multi-row INSERT (one statement: all rows commit or none).
+  private readonly appends = new GroupCommit<unknown[]>((rows) => this.insert(rows), MAX_ROWS_PER_INSERT);
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async append(tenantId: string, entry: ReviewLogEntry): Promise<void> {
-    const r = entry.result;
+  /** Resolves once the row is committed: a review is acknowledged only after it is in the log. */
+  append(tenantId: string, entry: ReviewLogEntry): Promise<void> {
+    return this.appends.add(rowValues(tenantId, entry));
+  }
+
+  private async insert(rows: unknown[][]): Promise<void> {
+    const tuples = rows.map((_, i) => `(${Array.from({ length: COLUMNS }, (_c, j) => `$${i * COLUMNS + j + 1}`).join(', ')})`);
     await this.dataSource.query(
       `INSERT INTO evidence_review_logs (tenant_id, review_id, artifact_id, profile_key, max_verdict, verdict_severity, risk_score,
          result, artifact, options, reviewed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [tenantId, r.review_id, r.artifact_id, r.profile_key, r.verdict, severityOf(r.verdict), r.risk_score, JSON.stringify(r), entry.artifact, entry.options, r.reviewed_at],
+       VALUES ${tuples.join(', ')}`,
+      rows.flat(),
     );
   }
 

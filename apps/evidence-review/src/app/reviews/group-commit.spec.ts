@@ -1,0 +1,46 @@
+import { GroupCommit } from './group-commit';
+
+describe('GroupCommit', () => {
+  it('writes a lone item at once and settles its caller after the write', async () => {
+    const writes: number[][] = [];
+    const gc = new GroupCommit<number>(async (items) => void writes.push(items), 10);
+    await gc.add(1);
+    expect(writes).toEqual([[1]]);
+  });
+
+  it('batches items that arrive while a write is in flight, within the size bound', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const gc = new GroupCommit<number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await new Promise<void>((r) => (release = r));
+    }, 2);
+    const first = gc.add(1);
+    const rest = [gc.add(2), gc.add(3), gc.add(4)];
+    let settled = false;
+    void first.then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(writes).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it('fails every caller of a failed write, and only them', async () => {
+    let fail = true;
+    let release!: () => void;
+    const gc = new GroupCommit<string>(async (items) => {
+      if (items[0] === 'a') await new Promise<void>((r) => (release = r));
+      if (fail && items.includes('b')) throw new Error('insert failed');
+    }, 10);
+    const a = gc.add('a');
+    const b = gc.add('b');
+    const c = gc.add('c');
+    release();
+    await expect(a).resolves.toBeUndefined();
+    await expect(b).rejects.toThrow('insert failed');
+    await expect(c).rejects.toThrow('insert failed');
+    fail = false;
+    await expect(gc.add('d')).resolves.toBeUndefined();
+  });
+});
