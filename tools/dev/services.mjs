@@ -32,6 +32,8 @@ export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets
     // Features the spec switches off by default are switched on for the demo (ARCHITECTURE.md).
     EVIDENCE_API_ENABLED: 'true',
     IAM_OAUTH_CLIENT_SELFFETCH: 'true',
+    GUARDRAILS_API_ENABLED: 'true',
+    GUARDRAILS_HITL_REQUESTS_STORE: 'database',
   };
 }
 

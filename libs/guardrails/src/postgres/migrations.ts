@@ -115,4 +115,50 @@ export class GuardrailsStores1763900000000 implements MigrationInterface {
   }
 }
 
-export const GUARDRAILS_MIGRATIONS = [GuardrailsStores1763900000000];
+/**
+ * Hourly roll-up of the audit, kept in step with it by the store (append adds, purge subtracts), so
+ * the overview's 24-hour totals and spark and the trend read a few dozen rows however large the
+ * audit grows; partial hours at a window's edges are still counted from the audit itself.
+ */
+export class GuardrailsAuditHourly1763910000000 implements MigrationInterface {
+  name = 'GuardrailsAuditHourly1763910000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE guardrails_injection_audit_hourly (
+        bucket timestamptz PRIMARY KEY,
+        attempts bigint NOT NULL,
+        blocked bigint NOT NULL,
+        observed bigint NOT NULL
+      )`);
+    await q.query(`
+      INSERT INTO guardrails_injection_audit_hourly (bucket, attempts, blocked, observed)
+      SELECT date_trunc('hour', occurred_at), count(*), count(*) FILTER (WHERE blocked), count(*) FILTER (WHERE NOT blocked AND rule_id IS NOT NULL)
+        FROM guardrails_injection_audit GROUP BY 1`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE guardrails_injection_audit_hourly');
+  }
+}
+
+/**
+ * Trigram index for the audit's `q` (literal substring) filter, when the server ships pg_trgm (a
+ * trusted extension: the database owner may create it). Without it `q` still works, by scanning.
+ */
+export class GuardrailsAuditPromptSearch1763920000000 implements MigrationInterface {
+  name = 'GuardrailsAuditPromptSearch1763920000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    const [available] = await q.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm'`);
+    if (!available) return;
+    await q.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await q.query('CREATE INDEX guardrails_audit_prompt_trgm_idx ON guardrails_injection_audit USING gin (prompt gin_trgm_ops)');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX IF EXISTS guardrails_audit_prompt_trgm_idx');
+  }
+}
+
+export const GUARDRAILS_MIGRATIONS = [GuardrailsStores1763900000000, GuardrailsAuditHourly1763910000000, GuardrailsAuditPromptSearch1763920000000];

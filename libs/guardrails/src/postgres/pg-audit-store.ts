@@ -20,17 +20,45 @@ const COLUMNS = 'id, prompt, blocked, rule_id, principal_id, ruleset_version, er
 const toAttempt = (r: AuditRow): StoredInjectionAttempt => ({ ...r, id: Number(r.id) });
 const HOUR = 3_600_000;
 
-/** The injection-attempt audit in Postgres: append-only for the application. */
+interface HourCounts {
+  /** Start of the UTC hour, ms since the epoch. */
+  hour: number;
+  attempts: number;
+  blocked: number;
+  observed: number;
+}
+
+const floorHour = (t: number) => Math.floor(t / HOUR) * HOUR;
+const ceilHour = (t: number) => Math.ceil(t / HOUR) * HOUR;
+
+/**
+ * The injection-attempt audit in Postgres: append-only for the application. Counts over time come
+ * from the hourly roll-up for whole hours and from the audit rows for the partial hours at a
+ * window's edges, so they are exact and cost a few dozen rows however large the audit is.
+ */
 export class PgAuditStore implements AuditStore {
+  private readonly table: string;
+  private readonly hourly: string;
+
   constructor(
     private readonly db: SqlRunner,
-    private readonly table = 'guardrails_injection_audit',
-  ) {}
+    tables: { audit: string; hourly: string } = { audit: 'guardrails_injection_audit', hourly: 'guardrails_injection_audit_hourly' },
+  ) {
+    this.table = tables.audit;
+    this.hourly = tables.hourly;
+  }
 
   async append(a: InjectionAttempt): Promise<StoredInjectionAttempt> {
     const [row] = await this.db.query<AuditRow>(
-      `INSERT INTO ${this.table} (prompt, blocked, rule_id, principal_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      `WITH row AS (
+         INSERT INTO ${this.table} (prompt, blocked, rule_id, principal_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}
+       ), rollup AS (
+         INSERT INTO ${this.hourly} AS h (bucket, attempts, blocked, observed)
+         SELECT date_trunc('hour', occurred_at), 1, blocked::int, (NOT blocked AND rule_id IS NOT NULL)::int FROM row
+         ON CONFLICT (bucket) DO UPDATE SET attempts = h.attempts + 1, blocked = h.blocked + EXCLUDED.blocked, observed = h.observed + EXCLUDED.observed
+       )
+       SELECT * FROM row`,
       [a.prompt, a.blocked, a.rule_id, a.principal_id, a.ruleset_version, JSON.stringify(a.errored_rule_ids), a.match_start, a.match_end, a.occurred_at],
     );
     return toAttempt(row);
@@ -46,11 +74,28 @@ export class PgAuditStore implements AuditStore {
     if (q.from) where.add((p) => `occurred_at >= ${p}`, q.from);
     if (q.to) where.add((p) => `occurred_at <= ${p}`, q.to);
     const limit = keysetLimit(q.limit);
+    // Same rows and order either way; `id + 0` only stops Postgres from walking the primary key
+    // newest first, which costs every row newer than the window before the first match.
+    const order = (await this.windowIsCheaperThanNewerRows(q)) ? 'id + 0 DESC' : 'id DESC';
     const rows = await this.db.query<AuditRow>(
-      `SELECT ${COLUMNS} FROM ${this.table} ${where.sql} ORDER BY id DESC LIMIT ${where.next(limit + 1)}`,
+      `SELECT ${COLUMNS} FROM ${this.table} ${where.sql} ORDER BY ${order} LIMIT ${where.next(limit + 1)}`,
       where.params,
     );
     return pageOf(rows.map(toAttempt), limit);
+  }
+
+  /**
+   * For a time window, whether reading the window through the `occurred_at` index and sorting it
+   * beats walking ids down from the newest row: decided from the roll-up's exact counts.
+   */
+  private async windowIsCheaperThanNewerRows(q: AuditListQuery): Promise<boolean> {
+    if (!q.from && !q.to) return false;
+    const to = q.to ?? new Date(Date.now() + 86_400_000);
+    const [inWindow, newer] = await Promise.all([
+      this.totals({ from: q.from ?? new Date(0), to }),
+      q.to ? this.totals({ from: new Date(to.getTime() + 1), to: new Date(Math.max(Date.now(), to.getTime()) + 86_400_000) }) : Promise.resolve({ attempts: 0 }),
+    ]);
+    return inWindow.attempts < newer.attempts;
   }
 
   async get(id: number): Promise<StoredInjectionAttempt | null> {
@@ -60,42 +105,66 @@ export class PgAuditStore implements AuditStore {
   }
 
   async trend(w: Required<TimeWindow>): Promise<AuditTrendPoint[]> {
-    const rows = await this.db.query<{ date: string; total: string; blocked: string; observed: string }>(
-      `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
-              count(*) AS total,
-              count(*) FILTER (WHERE blocked) AS blocked,
-              count(*) FILTER (WHERE NOT blocked AND rule_id IS NOT NULL) AS observed
-         FROM ${this.table} WHERE occurred_at >= $1 AND occurred_at <= $2
-        GROUP BY 1 ORDER BY 1`,
-      [w.from, w.to],
-    );
-    return rows.map((r) => {
-      const total = Number(r.total);
-      const blocked = Number(r.blocked);
-      return { date: r.date, total, blocked, allowed: total - blocked, observed: Number(r.observed) };
-    });
+    const days = new Map<string, AuditTrendPoint>();
+    for (const h of await this.countsByHour(w)) {
+      const date = new Date(h.hour).toISOString().slice(0, 10);
+      const p = days.get(date) ?? { date, total: 0, blocked: 0, allowed: 0, observed: 0 };
+      p.total += h.attempts;
+      p.blocked += h.blocked;
+      p.allowed += h.attempts - h.blocked;
+      p.observed += h.observed;
+      days.set(date, p);
+    }
+    return [...days.values()].filter((p) => p.total > 0).sort((a, b) => a.date.localeCompare(b.date));
   }
 
   async totals(w: Required<TimeWindow>): Promise<AuditTotals> {
-    const [r] = await this.db.query<{ attempts: string; blocked: string; observed: string }>(
-      `SELECT count(*) AS attempts, count(*) FILTER (WHERE blocked) AS blocked,
-              count(*) FILTER (WHERE NOT blocked AND rule_id IS NOT NULL) AS observed
-         FROM ${this.table} WHERE occurred_at >= $1 AND occurred_at <= $2`,
-      [w.from, w.to],
-    );
-    return { attempts: Number(r.attempts), blocked: Number(r.blocked), observed: Number(r.observed) };
+    const totals = { attempts: 0, blocked: 0, observed: 0 };
+    for (const h of await this.countsByHour(w)) {
+      totals.attempts += h.attempts;
+      totals.blocked += h.blocked;
+      totals.observed += h.observed;
+    }
+    return totals;
   }
 
   async hourlyAttempts(until: Date, hours: number): Promise<number[]> {
-    const first = Math.floor(until.getTime() / HOUR) * HOUR - (hours - 1) * HOUR;
-    const rows = await this.db.query<{ bucket: number; n: string }>(
-      `SELECT floor((extract(epoch FROM occurred_at) * 1000 - $1) / ${HOUR})::int AS bucket, count(*) AS n
-         FROM ${this.table} WHERE occurred_at >= $2 AND occurred_at <= $3 GROUP BY 1`,
-      [first, new Date(first), until],
-    );
+    const first = floorHour(until.getTime()) - (hours - 1) * HOUR;
     const buckets = new Array<number>(hours).fill(0);
-    for (const r of rows) if (r.bucket >= 0 && r.bucket < hours) buckets[r.bucket] = Number(r.n);
+    for (const h of await this.countsByHour({ from: new Date(first), to: until })) {
+      const i = (h.hour - first) / HOUR;
+      if (i >= 0 && i < hours) buckets[i] += h.attempts;
+    }
     return buckets;
+  }
+
+  /** Exact counts per UTC hour of [from, to]: whole hours from the roll-up, partial ones from the rows. */
+  private async countsByHour(w: Required<TimeWindow>): Promise<HourCounts[]> {
+    const from = w.from.getTime();
+    const to = w.to.getTime();
+    if (to < from) return [];
+    const wholeFrom = ceilHour(from);
+    const wholeTo = floorHour(to + 1); // hours ending at or before `to` (inclusive bound)
+    const raw = (a: number, b: number) =>
+      this.db.query<{ hour: Date; attempts: string; blocked: string; observed: string }>(
+        `SELECT date_trunc('hour', occurred_at) AS hour, count(*) AS attempts, count(*) FILTER (WHERE blocked) AS blocked,
+                count(*) FILTER (WHERE NOT blocked AND rule_id IS NOT NULL) AS observed
+           FROM ${this.table} WHERE occurred_at >= $1 AND occurred_at <= $2 GROUP BY 1`,
+        [new Date(a), new Date(b)],
+      );
+    const parts =
+      wholeFrom >= wholeTo
+        ? [raw(from, to)]
+        : [
+            wholeFrom > from ? raw(from, wholeFrom - 1) : Promise.resolve([]),
+            this.db.query<{ hour: Date; attempts: string; blocked: string; observed: string }>(
+              `SELECT bucket AS hour, attempts, blocked, observed FROM ${this.hourly} WHERE bucket >= $1 AND bucket < $2`,
+              [new Date(wholeFrom), new Date(wholeTo)],
+            ),
+            wholeTo <= to ? raw(wholeTo, to) : Promise.resolve([]),
+          ];
+    const rows = (await Promise.all(parts)).flat();
+    return rows.map((r) => ({ hour: new Date(r.hour).getTime(), attempts: Number(r.attempts), blocked: Number(r.blocked), observed: Number(r.observed) }));
   }
 
   async sweep(before: Date, strategy: RetentionStrategy, dryRun: boolean): Promise<number> {
@@ -105,7 +174,16 @@ export class PgAuditStore implements AuditStore {
     }
     const rows =
       strategy === 'purge'
-        ? await this.db.query(`WITH gone AS (DELETE FROM ${this.table} WHERE occurred_at < $1 RETURNING 1) SELECT count(*) AS n FROM gone`, [before])
+        ? // The roll-up loses what the audit loses, so counts never disagree with the rows.
+          await this.db.query(
+            `WITH gone AS (DELETE FROM ${this.table} WHERE occurred_at < $1 RETURNING occurred_at, blocked, rule_id),
+                  per_hour AS (SELECT date_trunc('hour', occurred_at) AS bucket, count(*) AS attempts, count(*) FILTER (WHERE blocked) AS blocked,
+                                      count(*) FILTER (WHERE NOT blocked AND rule_id IS NOT NULL) AS observed FROM gone GROUP BY 1),
+                  rolled AS (UPDATE ${this.hourly} h SET attempts = h.attempts - p.attempts, blocked = h.blocked - p.blocked, observed = h.observed - p.observed
+                               FROM per_hour p WHERE h.bucket = p.bucket)
+             SELECT count(*) AS n FROM gone`,
+            [before],
+          )
         : await this.db.query(
             `WITH done AS (
                UPDATE ${this.table} SET prompt = '[anonymized]', principal_id = NULL, errored_rule_ids = '[]'::jsonb, match_start = NULL, match_end = NULL

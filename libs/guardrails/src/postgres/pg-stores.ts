@@ -19,7 +19,7 @@ export interface PostgresGuardrailsStores extends Required<Omit<GuardrailsPorts,
 export function createPostgresStores(db: TransactionalSqlRunner, options: { tables?: Partial<GuardrailsTables>; sidecar?: boolean } = {}): PostgresGuardrailsStores {
   const t = resolveTables(options.tables);
   return {
-    audit: new PgAuditStore(db, t.audit),
+    audit: new PgAuditStore(db, { audit: t.audit, hourly: t.audit_hourly }),
     firewallLog: new PgFirewallLog(db, t.firewall_log),
     outputStats: new PgOutputStats(db, t.output_stats),
     approvals: new PgApprovalStore(db, t.approvals),

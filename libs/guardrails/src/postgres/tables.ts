@@ -4,6 +4,8 @@
  */
 export interface GuardrailsTables {
   audit: string;
+  /** The audit's hourly roll-up (derived from `audit`; see GuardrailsAuditHourly migration). */
+  audit_hourly: string;
   firewall_log: string;
   output_stats: string;
   settings: string;
@@ -14,6 +16,7 @@ export interface GuardrailsTables {
 
 export const DEFAULT_GUARDRAILS_TABLES: Readonly<GuardrailsTables> = {
   audit: 'guardrails_injection_audit',
+  audit_hourly: 'guardrails_injection_audit_hourly',
   firewall_log: 'guardrails_firewall_rejections',
   output_stats: 'guardrails_output_stats',
   settings: 'guardrails_settings',
