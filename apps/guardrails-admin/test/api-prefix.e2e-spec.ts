@@ -8,7 +8,7 @@ describe('guardrails admin API under a configured prefix', () => {
       const auth = { authorization: `Bearer ${token}` };
       const r = await fetch(`${svc.url}/admin/ai-guardrails/settings`, { headers: auth });
       expect(r.status).toBe(200);
-      expect((await r.json()).schema).toBe('guardrails.api.v1.settings');
+      expect(((await r.json()) as { schema: string }).schema).toBe('guardrails.api.v1.settings');
       expect((await fetch(`${svc.url}/guardrails/api/settings`, { headers: auth })).status).toBe(404);
     } finally {
       await stop();

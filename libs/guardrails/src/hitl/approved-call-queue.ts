@@ -1,5 +1,5 @@
 import { ConnectionOptions, Queue, Worker } from 'bullmq';
-import { ApprovedCall, ApprovedCallDispatcher } from './approval-service';
+import { ApprovalResult, ApprovedCall, ApprovedCallDispatcher } from './approval-service';
 
 /** The durable hand-over of approved calls from the deciding process to the one owning the tool. */
 export const APPROVED_CALLS_QUEUE = 'approved-calls';
@@ -31,14 +31,14 @@ export function approvedCallQueue(o: ApprovedCallQueueOptions): { dispatch: Appr
  * run (run_status failed) and in the failed-jobs set.
  */
 export function approvedCallWorker(
-  run: (call: ApprovedCall) => Promise<{ executed: boolean; error?: string }>,
+  run: (call: ApprovedCall) => Promise<ApprovalResult>,
   o: ApprovedCallQueueOptions & { concurrency?: number },
 ): Worker<ApprovedCall> {
   return new Worker<ApprovedCall>(
     APPROVED_CALLS_QUEUE,
     async (job) => {
       const result = await run(job.data);
-      if (result.error) throw new Error(result.error);
+      if ('error' in result && result.error) throw new Error(result.error);
       return result;
     },
     { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency ?? 4 },

@@ -90,3 +90,6 @@ export class AuthenticatedServiceEnv extends DataServiceEnv {
   @IsString()
   JWT_AUDIENCE: string = 'platform';
 }
+
+/** `kid:base64key[,kid:base64key…]`, each key at least 32 bytes (43+ base64 characters). */
+export const KEY_RING_PATTERN = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2})*$/;

@@ -1,2 +1,3 @@
 export * from './snake-naming.strategy';
 export * from './data-source';
+export * from './query-rows';
