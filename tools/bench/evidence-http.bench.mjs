@@ -1,6 +1,8 @@
 // Small reviews over HTTP: evidence-review from dist with api.enabled, a real ES256 token from a
-// local JWKS, autocannon POSTing a 3-claim review (dry run, so the log is not what is measured).
-//   npm run build && node -r ./tools/swc-register.cjs tools/bench/evidence-http.bench.mjs
+// local JWKS, autocannon POSTing a 3-claim review (dry run, so the log is not what is measured;
+// --logged writes every review to the log). The same requests run on the lean request path and,
+// with a query string, on the full Nest route, so both are measured under the same conditions.
+//   npm run build && node -r ./tools/swc-register.cjs tools/bench/evidence-http.bench.mjs [--logged]
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -40,10 +42,13 @@ const body = JSON.stringify({
 const svc = startDist('evidence-review', 'main.js', env);
 try {
   await waitReady('http://127.0.0.1:3914/health/ready');
-  const request = { url: 'http://127.0.0.1:3914/evidence-risk-review/reviews', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body };
-  await load({ ...request, duration: 3, connections: Number(values.connections) });
-  const result = await load({ ...request, duration: Number(values.duration), connections: Number(values.connections) });
-  process.stdout.write(JSON.stringify({ logged: values.logged, ...result }, null, 2) + '\n');
+  const results = {};
+  for (const [path, url] of [['lean', 'http://127.0.0.1:3914/evidence-risk-review/reviews'], ['nest', 'http://127.0.0.1:3914/evidence-risk-review/reviews?via=nest']]) {
+    const request = { url, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body };
+    await load({ ...request, duration: 3, connections: Number(values.connections) });
+    results[path] = await load({ ...request, duration: Number(values.duration), connections: Number(values.connections) }, svc.pid);
+  }
+  process.stdout.write(JSON.stringify({ logged: values.logged, ...results }, null, 2) + '\n');
 } finally {
   await stop(svc);
   await issuer.stop();

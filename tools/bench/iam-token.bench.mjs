@@ -1,5 +1,6 @@
-// client_credentials token issuance: iam (Postgres-backed clients, ES256 JWT access tokens) and
-// oidc-provider configured the same way (JWT access tokens, in-memory), one after the other.
+// client_credentials token issuance: iam (Postgres-backed clients, ES256 JWT access tokens; lean
+// path, then the full Nest route) and oidc-provider configured the same way (JWT access tokens,
+// in-memory), one after the other. Every iam request is counted by the per-IP rate limit.
 //   npm run build && node tools/bench/iam-token.bench.mjs [--duration 10] [--connections 50]
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
@@ -46,16 +47,19 @@ const request = {
   body: 'grant_type=client_credentials&scope=evidence%3Areview',
 };
 
-async function measure(url) {
+async function measure(url, pid) {
   await load({ url, ...request, duration: 3, connections });
-  return load({ url, ...request, duration, connections });
+  return load({ url, ...request, duration, connections }, pid);
 }
 
 const iam = startDist('iam', 'main.js', env);
 let iamResult;
+let iamNestResult;
 try {
   await waitReady('http://127.0.0.1:3901/health/ready');
-  iamResult = await measure('http://127.0.0.1:3901/oauth/token');
+  iamResult = await measure('http://127.0.0.1:3901/oauth/token', iam.pid);
+  // A query string takes the same request past the lean path to the full Nest route.
+  iamNestResult = await measure('http://127.0.0.1:3901/oauth/token?via=nest', iam.pid);
 } finally {
   await stop(iam);
 }
@@ -67,7 +71,7 @@ const reference = spawn(process.execPath, [path.join(root, 'tools/bench/oidc-pro
 let referenceResult;
 try {
   await waitReady('http://127.0.0.1:3902/.well-known/openid-configuration');
-  referenceResult = await measure('http://127.0.0.1:3902/token');
+  referenceResult = await measure('http://127.0.0.1:3902/token', reference.pid);
 } finally {
   await stop(reference);
 }
@@ -78,6 +82,7 @@ process.stdout.write(
       connections,
       duration_s: duration,
       iam: iamResult,
+      iam_via_nest_route: iamNestResult,
       oidc_provider: referenceResult,
       iam_to_oidc_provider_throughput: Math.round((iamResult.requests_per_sec / referenceResult.requests_per_sec) * 100) / 100,
     },

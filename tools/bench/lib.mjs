@@ -1,6 +1,7 @@
 // Helpers shared by the benchmark scripts: start built services as child processes, wait for
 // readiness, run autocannon, and summarise. Traffic only ever goes to 127.0.0.1.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -38,11 +39,31 @@ export function stop(child) {
   });
 }
 
-/** Runs autocannon and returns latency percentiles (ms), throughput and error counts. */
-export async function load(options) {
+/**
+ * CPU time (user + system, ms) a process has used so far; null where /proc is missing. Divided by
+ * the requests served it gives CPU per request, which other work on the machine disturbs far less
+ * than throughput.
+ */
+export function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs autocannon and returns latency percentiles (ms), throughput and error counts; with
+ * `servicePid`, also the service's CPU time per request (µs).
+ */
+export async function load(options, servicePid) {
+  const cpuBefore = servicePid ? processCpuMs(servicePid) : null;
   const result = await autocannon({ connections: 50, duration: 10, ...options });
+  const cpuAfter = servicePid ? processCpuMs(servicePid) : null;
   return {
     requests_per_sec: Math.round(result.requests.average),
+    ...(cpuBefore !== null && cpuAfter !== null ? { cpu_us_per_request: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) } : {}),
     p50_ms: result.latency.p50,
     p90_ms: result.latency.p90,
     p99_ms: result.latency.p99,

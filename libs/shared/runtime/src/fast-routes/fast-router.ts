@@ -11,6 +11,9 @@ export type FastRequest = Request & { id: string };
  * One hot endpoint served from the HTTP server's `request` event, ahead of Express and Nest. The
  * same route normally stays registered in Nest too: requests the lean path declines (`accepts`
  * false, a query string, another method) reach it there.
+ *
+ * What the lean path gives up, to stay cheap: no per-request child logger in async-local storage,
+ * so lines a service logs while handling it carry no `req` binding (the access line does).
  */
 export interface FastRoute {
   method: string;
