@@ -1,11 +1,4 @@
-import { loadEnv } from '@platform/config';
 import { describeServiceBasics } from '@platform/testing';
-import { KbApiEnv } from '../src/config/env';
-import { dataSourceOptions } from '../src/data-source';
+import { kbUnderTest } from './kb-test-env';
 
-describeServiceBasics({
-  service: 'kb-api',
-  loadAppModule: async () => (await import('../src/app.module')).AppModule,
-  loadWorkerModule: async () => (await import('../src/worker.module')).WorkerModule,
-  dataSourceOptions: (env) => dataSourceOptions(loadEnv(KbApiEnv, env)),
-});
+describeServiceBasics(kbUnderTest);

@@ -1,4 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { KbIdentity1763940000000 } from './1763940000000-identity';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
-export const migrations = [InitialSchema1763800000000];
+export const migrations = [InitialSchema1763800000000, KbIdentity1763940000000];

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthModule as PlatformAuthModule } from '@platform/auth';
+import { UsersRepository } from '../identity/users.repository';
+import { MailerService } from '../mail/mailer.service';
+import { TenantsRepository } from '../tenancy/tenants.repository';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { KbAuthGuard } from './kb-auth.guard';
+import { PersonalAccessTokensService } from './personal-access-tokens.service';
+import { SessionsService } from './sessions.service';
+import { ThrottleService } from './throttle.service';
+import { TwoFactorService } from './two-factor.service';
+
+/** Accounts and authentication; `KbAuthGuard` guards every kb-api route (opt out with @Public). */
+@Module({
+  imports: [PlatformAuthModule.forRoot()],
+  controllers: [AuthController],
+  providers: [
+    UsersRepository,
+    TenantsRepository,
+    SessionsService,
+    PersonalAccessTokensService,
+    ThrottleService,
+    TwoFactorService,
+    MailerService,
+    AuthService,
+    KbAuthGuard,
+    { provide: APP_GUARD, useExisting: KbAuthGuard },
+  ],
+  exports: [UsersRepository, TenantsRepository, SessionsService, PersonalAccessTokensService, ThrottleService, AuthService, KbAuthGuard],
+})
+export class KbAuthModule {}

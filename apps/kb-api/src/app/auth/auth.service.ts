@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { generateToken, PasswordHasher, SecretHasher } from '@platform/crypto';
+import { queryRows } from '@platform/database';
+import { DataSource } from 'typeorm';
+import { KbMessage, KbValidationError } from '../errors/kb-errors';
+import { emailKey, UserRow, UsersRepository } from '../identity/users.repository';
+import { kbEnv } from '../kb-config';
+import { MailerService } from '../mail/mailer.service';
+import { KbPrincipal } from './kb-principal';
+import { PersonalAccessTokensService } from './personal-access-tokens.service';
+import { SessionsService } from './sessions.service';
+import { ThrottleService } from './throttle.service';
+import { TwoFactorService } from './two-factor.service';
+
+const BAD_CREDENTIALS = 'These credentials do not match our records.';
+const RESET_TTL_MS = 60 * 60_000;
+
+export interface Credentials {
+  email: string;
+  password: string;
+  code?: string;
+  recovery_code?: string;
+}
+
+/** The /api/auth use cases: credential checks with throttling, sessions, tokens, resets, 2FA. */
+@Injectable()
+export class AuthService {
+  private readonly maxAttempts: number;
+  private readonly decaySec: number;
+  private readonly forgotPerMinute: number;
+  private readonly appUrl: string;
+  /** Verified when the email is unknown, so both paths cost one argon2 verification. */
+  private readonly dummyHash: Promise<string>;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly hasher: SecretHasher,
+    private readonly throttle: ThrottleService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly sessions: SessionsService,
+    private readonly tokens: PersonalAccessTokensService,
+    private readonly mailer: MailerService,
+    @InjectDataSource() private readonly db: DataSource,
+    config: ConfigService,
+  ) {
+    const env = kbEnv(config);
+    this.maxAttempts = env.get('KB_LOGIN_MAX_ATTEMPTS');
+    this.decaySec = env.get('KB_LOGIN_DECAY_SEC');
+    this.forgotPerMinute = env.get('KB_FORGOT_PER_MINUTE');
+    this.appUrl = env.get('KB_APP_URL');
+    this.dummyHash = passwords.hash(generateToken('dummy'));
+  }
+
+  /**
+   * Checks credentials (and the second factor when enrolled) for login or token issue. Failures are
+   * counted per email and IP; past the limit every attempt answers 429 in the validation shape.
+   * Unknown email, wrong password and inactive account give the same answer (no enumeration).
+   */
+  async checkCredentials(bucket: 'login' | 'token', c: Credentials, ip: string): Promise<UserRow> {
+    const key = [emailKey(c.email), ip];
+    const wait = await this.throttle.blockedFor(bucket, key, this.maxAttempts);
+    if (wait > 0) throw new KbValidationError({ email: [`Too many attempts. Please try again in ${wait} seconds.`] }, 429, { 'Retry-After': String(wait) });
+    const user = await this.users.findByEmail(c.email);
+    const ok = await this.passwords.verify(c.password, user?.password_hash ?? (await this.dummyHash));
+    if (!user || !ok || !user.active) {
+      await this.throttle.hit(bucket, key, this.decaySec);
+      throw new KbValidationError({ email: [BAD_CREDENTIALS] });
+    }
+    if (this.twoFactor.isEnabled(user)) {
+      if (!c.code && !c.recovery_code) throw new KbValidationError({ code: ['two_factor_required'] });
+      if (!(await this.twoFactor.verify(user, c))) {
+        await this.throttle.hit(bucket, key, this.decaySec);
+        throw new KbValidationError({ code: ['The two-factor code is invalid.'] });
+      }
+    }
+    await this.throttle.clear(bucket, key);
+    return user;
+  }
+
+  async issueToken(user: UserRow, deviceName: string | undefined) {
+    const { token } = await this.tokens.issue(user.id, user.tenant_id, deviceName?.trim() || 'desktop-demo');
+    return { token, token_type: 'Bearer' as const, user: publicUser(user) };
+  }
+
+  /** Always succeeds from the caller's view (204), so the answer never tells whether the email exists. */
+  async forgotPassword(email: string, ip: string): Promise<void> {
+    const count = await this.throttle.hit('forgot', [ip], 60);
+    if (count > this.forgotPerMinute) throw new KbValidationError({ email: ['Too many password reset requests. Please wait a minute.'] }, 429, { 'Retry-After': '60' });
+    const user = await this.users.findByEmail(email);
+    if (!user?.active) return;
+    const token = generateToken('kbr');
+    await this.db.query('INSERT INTO kb_password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, $3)', [user.id, this.hasher.lookupKey(token), new Date(Date.now() + RESET_TTL_MS)]);
+    const link = `${this.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: `Someone asked to reset the password of ${user.email}.\n\nReset it within 60 minutes: ${link}\n\nIf this was not you, ignore this message.`,
+    });
+  }
+
+  /** One use per link; a reset ends every session and token of the account. */
+  async resetPassword(input: { token: string; email: string; password: string; password_confirmation: string }): Promise<void> {
+    if (input.password !== input.password_confirmation) throw new KbValidationError({ password: ['The password field confirmation does not match.'] });
+    const user = await this.users.findByEmail(input.email);
+    const [reset] = user
+      ? await queryRows<{ id: string }>(
+          this.db,
+          `UPDATE kb_password_resets SET used_at = now() WHERE token_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > now() RETURNING id`,
+          [this.hasher.lookupKey(input.token), user.id],
+        )
+      : [];
+    if (!user || !reset) throw new KbValidationError({ email: ['This password reset token is invalid.'] });
+    await this.users.updatePassword(user.id, await this.passwords.hash(input.password));
+    await this.sessions.destroyAllOf(user.id);
+    await this.tokens.revokeAllOf(user.id);
+  }
+
+  async me(principal: KbPrincipal) {
+    const user = await this.requireUser(principal);
+    const [projects, teams] = await Promise.all([
+      this.users.memberships(user.id, principal.tenantId),
+      queryRows<{ tenant_id: string; name: string; projects: string[] }>(
+        this.db,
+        `SELECT t.id AS tenant_id, t.name, coalesce(array_agg(m.project_key ORDER BY m.project_key) FILTER (WHERE m.project_key IS NOT NULL), '{}') AS projects
+           FROM kb_tenants t LEFT JOIN kb_memberships m ON m.tenant_id = t.id AND m.user_id = $1
+          WHERE t.id = $2 OR t.id IN (SELECT tenant_id FROM kb_user_roles WHERE user_id = $1) OR m.user_id IS NOT NULL
+          GROUP BY t.id, t.name ORDER BY t.id`,
+        [user.id, user.tenant_id],
+      ),
+    ]);
+    const prefs = user.preferences as Record<string, unknown>;
+    return {
+      user: { ...publicUser(user), email_verified_at: user.email_verified_at?.toISOString() ?? null },
+      tenant_id: principal.tenantId,
+      roles: principal.roles,
+      permissions: principal.permissions,
+      platform_admin: principal.platformAdmin,
+      projects,
+      teams,
+      preferences: { theme: prefs['theme'] ?? 'system', density: prefs['density'] ?? 'comfortable', language: prefs['language'] ?? 'en' },
+      features: {},
+      two_factor_enabled: this.twoFactor.isEnabled(user),
+      auth: { kind: principal.kind, abilities: principal.abilities },
+    };
+  }
+
+  async requireUser(principal: KbPrincipal): Promise<UserRow> {
+    const user = principal.userId ? await this.users.findById(principal.userId) : null;
+    if (!user) throw new KbMessage(401, 'Unauthenticated.');
+    return user;
+  }
+}
+
+export const publicUser = (u: UserRow) => ({ id: Number(u.id), name: u.name, email: u.email });

@@ -1,0 +1,146 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JWT_VERIFIER, JwtVerifier } from '@platform/auth';
+import { parseCookie } from 'cookie';
+import { KbError, KbMessage } from '../errors/kb-errors';
+import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
+import { UsersRepository } from '../identity/users.repository';
+import { TENANT_ID, TenantsRepository } from '../tenancy/tenants.repository';
+import { KB_ABILITY, KB_CAN, KB_GLOBAL, KB_PERMISSIONS, KB_PUBLIC, KB_ROLES, KB_TOKEN_ONLY, KB_USER_ONLY } from './gates';
+import { KbPrincipal, KbRequest } from './kb-principal';
+import { PersonalAccessTokensService } from './personal-access-tokens.service';
+import { SessionsService } from './sessions.service';
+
+export const SESSION_COOKIE = 'kb_session';
+export const CSRF_COOKIE = 'XSRF-TOKEN';
+export const CSRF_HEADER = 'x-xsrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+type Authenticated = Omit<KbPrincipal, 'tenantId' | 'roles' | 'permissions' | 'platformAdmin'> & { csrfOk?: boolean };
+
+/**
+ * `auth:guard` and the gates after it, in order: authenticate (bearer personal access token, iam
+ * token, or session cookie with CSRF on unsafe methods), resolve and authorize the tenant, then
+ * the route's role, capability, permission and token-ability gates. Guest → 401; a failed gate → 403.
+ */
+@Injectable()
+export class KbAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionsService,
+    private readonly tokens: PersonalAccessTokensService,
+    private readonly users: UsersRepository,
+    private readonly tenants: TenantsRepository,
+    @Inject(JWT_VERIFIER) private readonly iam: JwtVerifier,
+  ) {}
+
+  private meta<T>(key: string, ctx: ExecutionContext): T | undefined {
+    return this.reflector.getAllAndOverride<T>(key, [ctx.getHandler(), ctx.getClass()]);
+  }
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    if (this.meta<boolean>(KB_PUBLIC, ctx)) return true;
+    const req = ctx.switchToHttp().getRequest<KbRequest>();
+    // The platform's probes and metrics (shared controllers) answer the orchestrator, not users.
+    if (req.path === '/metrics' || req.path.startsWith('/health/')) return true;
+    const who = await this.authenticate(req);
+    if (!who) throw new KbMessage(401, 'Unauthenticated.');
+
+    if (this.meta<boolean>(KB_TOKEN_ONLY, ctx) && who.kind !== 'token') throw new KbMessage(403, 'This action needs a personal access token.');
+    if (this.meta<boolean>(KB_USER_ONLY, ctx) && !who.userId) throw new KbMessage(403, 'This action needs a user.');
+    if (who.kind === 'session' && !SAFE_METHODS.has(req.method) && !who.csrfOk) {
+      throw new KbError(403, 'csrf_token_mismatch', 'CSRF token mismatch: send the XSRF-TOKEN cookie value in the X-XSRF-TOKEN header.');
+    }
+
+    const global = this.meta<boolean>(KB_GLOBAL, ctx) === true;
+    const tenantId = global ? who.homeTenantId : await this.activeTenant(req, who);
+    const auth = who.userId
+      ? await this.users.authorization(who.userId, tenantId)
+      : { roles: [], permissions: [], platformAdmin: false, tenants: [] };
+    const principal: KbPrincipal = { ...who, tenantId, roles: auth.roles, permissions: auth.permissions, platformAdmin: auth.platformAdmin };
+    delete (principal as Authenticated).csrfOk;
+    req.kbPrincipal = principal;
+
+    const roles = this.meta<string[]>(KB_ROLES, ctx);
+    if (roles && !roles.some((r) => principal.roles.includes(r as never))) throw new KbMessage(403, 'This action is unauthorized.');
+    const can = this.meta<Capability | 'platform.admin'>(KB_CAN, ctx);
+    if (can) {
+      const allowed = can === PLATFORM_ADMIN ? principal.platformAdmin : (CAPABILITIES[can] as readonly string[]).some((r) => principal.roles.includes(r as never));
+      if (!allowed) throw new KbMessage(403, 'This action is unauthorized.');
+    }
+    const permissions = this.meta<string[]>(KB_PERMISSIONS, ctx);
+    if (permissions && !permissions.every((p) => principal.permissions.includes(p))) throw new KbMessage(403, 'This action is unauthorized.');
+    const ability = this.meta<string>(KB_ABILITY, ctx);
+    if (ability && principal.abilities !== null && !principal.abilities.includes(ability)) {
+      throw new KbError(403, 'token_ability_forbidden', `This token is not scoped for ${ability}.`);
+    }
+    return true;
+  }
+
+  private async authenticate(req: KbRequest): Promise<Authenticated | null> {
+    const header = req.headers.authorization;
+    if (typeof header === 'string' && header.length > 0) {
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match) return null;
+      const credential = match[1];
+      if (credential.startsWith('kbp_')) return this.fromToken(credential);
+      if (JWT_SHAPE.test(credential)) return this.fromIam(credential);
+      return null;
+    }
+    const cookies = parseCookie(req.headers.cookie ?? '');
+    const sessionToken = cookies[SESSION_COOKIE];
+    if (!sessionToken) return null;
+    const session = await this.sessions.resolve(sessionToken);
+    if (!session) return null;
+    const user = await this.users.findById(session.user_id);
+    if (!user?.active) return null;
+    const presented = req.headers[CSRF_HEADER];
+    return {
+      kind: 'session',
+      userId: user.id,
+      homeTenantId: user.tenant_id,
+      abilities: null,
+      sessionId: session.id,
+      twoFactorPassed: session.two_factor_passed,
+      csrfOk: this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined),
+    };
+  }
+
+  private async fromToken(token: string): Promise<Authenticated | null> {
+    const row = await this.tokens.resolve(token);
+    if (!row) return null;
+    const user = await this.users.findById(row.user_id);
+    if (!user?.active) return null;
+    return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id };
+  }
+
+  /** An iam access token for integrations: its kb scopes become abilities, its tenant claim the home tenant. */
+  private async fromIam(jwt: string): Promise<Authenticated | null> {
+    try {
+      const { payload } = await this.iam.verify(jwt);
+      const scopes = typeof payload['scope'] === 'string' ? (payload['scope'] as string).split(' ') : [];
+      const tenant = typeof payload['tenant_id'] === 'string' && TENANT_ID.test(payload['tenant_id'] as string) ? (payload['tenant_id'] as string) : 'default';
+      return { kind: 'iam', userId: null, homeTenantId: tenant, abilities: scopes.filter((s) => (TOKEN_ABILITIES as readonly string[]).includes(s)) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** X-Tenant-Id, else the home tenant; a foreign tenant needs a role or membership there, or tenant.cross-access. */
+  private async activeTenant(req: KbRequest, who: Authenticated): Promise<string> {
+    const raw = req.headers['x-tenant-id'];
+    const requested = typeof raw === 'string' && raw !== '' ? raw : undefined;
+    if (requested !== undefined && !TENANT_ID.test(requested)) throw new KbError(400, 'invalid_tenant_id', 'X-Tenant-Id must match ^[a-z0-9_-]{1,50}$.');
+    const tenantId = requested ?? who.homeTenantId;
+    if (tenantId !== who.homeTenantId) {
+      const home = who.userId ? await this.users.authorization(who.userId, who.homeTenantId) : null;
+      const allowed = home !== null && (home.tenants.includes(tenantId) || home.permissions.includes('tenant.cross-access'));
+      if (!allowed) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
+    }
+    const tenant = await this.tenants.find(tenantId);
+    if (!tenant) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
+    if (tenant.status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
+    return tenantId;
+  }
+}

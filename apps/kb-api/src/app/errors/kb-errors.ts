@@ -1,0 +1,84 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ValidationFailedError } from '@platform/observability';
+import type { Response } from 'express';
+
+/** A knowledge-base error with its own code: `{ error: "snake_code", message, …extra }`. */
+export class KbError extends HttpException {
+  constructor(
+    status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message, status);
+  }
+}
+
+/** 422 in the validation shape `{ message, errors: { field: [messages] } }` (also used by 429 throttles). */
+export class KbValidationError extends HttpException {
+  constructor(
+    readonly errors: Record<string, string[]>,
+    status = 422,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(Object.values(errors)[0]?.[0] ?? 'The given data was invalid.', status);
+  }
+}
+
+const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'Bad request.',
+  401: 'Unauthenticated.',
+  403: 'This action is unauthorized.',
+  404: 'Not found.',
+  405: 'Method not allowed.',
+  413: 'Payload too large.',
+  429: 'Too many attempts.',
+};
+
+/**
+ * The knowledge base's error shapes (reference kb §2.1): `{message}` by default, the validation
+ * shape for 422, `{error, message}` for coded errors. A 5xx never leaks its cause.
+ */
+@Catch()
+export class KbErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('KbErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    if (exception instanceof ValidationFailedError) {
+      const errors: Record<string, string[]> = {};
+      for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
+      res.status(exception.status).json({ message: exception.errors[0]?.message ?? 'The given data was invalid.', errors });
+      return;
+    }
+    if (exception instanceof KbValidationError) {
+      for (const [k, v] of Object.entries(exception.headers)) res.setHeader(k, v);
+      res.status(exception.getStatus()).json({ message: exception.message, errors: exception.errors });
+      return;
+    }
+    if (exception instanceof KbError) {
+      res.status(exception.getStatus()).json({ error: exception.code, message: exception.message, ...exception.extra });
+      return;
+    }
+    const status = exception instanceof HttpException ? exception.getStatus() : 500;
+    if (status >= 500) {
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+      res.status(status).json({ message: 'Server error.' });
+      return;
+    }
+    const body = exception instanceof HttpException ? exception.getResponse() : undefined;
+    const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['message'] : body;
+    // Framework messages ("Cannot GET /x", body-parser details) are replaced by the area's own.
+    const message = exception instanceof KbMessage && typeof given === 'string' ? given : DEFAULT_MESSAGES[status] ?? 'Request failed.';
+    // A missing resource or route is also named by code, as the other areas do.
+    res.status(status).json(status === 404 ? { error: 'not_found', message } : { message });
+  }
+}
+
+/** An HTTP error whose message is meant for the caller as written. */
+export class KbMessage extends HttpException {
+  constructor(status: number, message: string) {
+    super({ message }, status);
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createTransport, Transporter } from 'nodemailer';
+import { PinoLogger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { kbEnv } from '../kb-config';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Outgoing mail: a real SMTP transport when KB_MAIL_SMTP_URL is set; otherwise the message is kept
+ * in the kb_mail_outbox table for development (never silently dropped).
+ */
+@Injectable()
+export class MailerService implements OnModuleDestroy {
+  private readonly transport?: Transporter;
+  private readonly from: string;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    config: ConfigService,
+    private readonly logger: PinoLogger,
+  ) {
+    const url = kbEnv(config).get('KB_MAIL_SMTP_URL');
+    this.from = kbEnv(config).get('KB_MAIL_FROM');
+    if (url) this.transport = createTransport(url);
+    logger.setContext('mailer');
+  }
+
+  async send(mail: Mail): Promise<void> {
+    if (this.transport) {
+      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+      return;
+    }
+    await this.db.query('INSERT INTO kb_mail_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [mail.to, mail.subject, mail.text]);
+    this.logger.info({ subject: mail.subject }, 'mail kept in the development outbox (no SMTP transport configured)');
+  }
+
+  onModuleDestroy(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface TenantRow {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const TENANT_ID = /^[a-z0-9_-]{1,50}$/;
+
+@Injectable()
+export class TenantsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(id: string): Promise<TenantRow | null> {
+    if (!TENANT_ID.test(id)) return null;
+    const [row] = await this.db.query('SELECT * FROM kb_tenants WHERE id = $1', [id]);
+    return row ?? null;
+  }
+}
