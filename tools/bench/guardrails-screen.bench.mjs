@@ -1,47 +1,70 @@
-// Input screening: a 2 KB benign prompt through normalization and the default rules, sequentially
-// (latency) and with many screens in flight (throughput), plus the cost of a catastrophic pattern.
+// Input screening through the library's facade (createGuardrails().screenInput, no audit store), the
+// path the middleware takes: normalization (base64 decoding on) and the default rules with the
+// facade's default matcher budget.
 //   node -r ./tools/swc-register.cjs tools/bench/guardrails-screen.bench.mjs [--count 20000]
+// Reports, per prompt kind, p50/p99 latency of sequential screens, screens/s of wall time, screens
+// per CPU second of the whole process (all threads: "on one core"), screens/s with every screen in
+// flight at once; then the cost of a catastrophic user pattern, which must fail closed.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
-const { BoundedMatcher, DEFAULT_SCREEN_RULES, screenPrompt } = require('@platform/guardrails');
+const { createGuardrails, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' } } });
 const count = Number(values.count);
 
-const sentence = 'Please summarise the quarterly results and list the main risks for the next period. ';
-const prompt = sentence.repeat(Math.ceil(2048 / sentence.length)).slice(0, 2048);
-const settings = {
-  enabled: true,
-  mode: 'enforce',
-  patterns: DEFAULT_SCREEN_RULES,
-  refusal_message: 'Refused.',
-  max_prompt_length: 50000,
-  on_match_error: 'closed',
-  normalization: { enabled: true, nfkc: true, strip_zero_width: true, casefold: true, fold_confusables: true, decode_base64_blobs: true },
+const twoKb = (sentence) => sentence.repeat(Math.ceil(2048 / sentence.length)).slice(0, 2048);
+const PROMPTS = {
+  // No rule's required words occur: decided without the matcher thread.
+  benign: twoKb('Please summarise the quarterly results and list the main risks for the next period. '),
+  // Ordinary text that contains trigger words ("you", "send", "rules"): those rules run in the thread.
+  benign_with_trigger_words: twoKb('Could you send me the rules for the next period and summarise the risks? '),
 };
-const matcher = new BoundedMatcher(100);
-const pct = (s, q) => Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))] * 1000) / 1000;
 
-for (let i = 0; i < 2000; i++) await screenPrompt(prompt, settings, matcher);
-const times = [];
-for (let i = 0; i < count; i++) {
-  const t = process.hrtime.bigint();
-  await screenPrompt(prompt, settings, matcher);
-  times.push(Number(process.hrtime.bigint() - t) / 1e6);
+const settings = { ...DEFAULT_SETTINGS, 'normalization.decode_base64_blobs': true };
+const guardrails = createGuardrails(settings);
+await guardrails.warmUp();
+
+const quantile = (sorted, q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 1000) / 1000;
+const cpuSeconds = (since) => {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1e6;
+};
+
+async function measure(prompt) {
+  for (let i = 0; i < 2000; i++) await guardrails.screenInput(prompt);
+  const times = new Array(count);
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) {
+    const t = process.hrtime.bigint();
+    await guardrails.screenInput(prompt);
+    times[i] = Number(process.hrtime.bigint() - t) / 1e6;
+  }
+  const wallSeconds = Number(process.hrtime.bigint() - wall0) / 1e9;
+  const cpu = cpuSeconds(cpu0);
+  times.sort((a, b) => a - b);
+  const t1 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: count }, () => guardrails.screenInput(prompt)));
+  const inFlightSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+  return {
+    p50_ms: quantile(times, 0.5),
+    p99_ms: quantile(times, 0.99),
+    per_sec: Math.round(count / wallSeconds),
+    per_cpu_sec: Math.round(count / cpu),
+    in_flight_per_sec: Math.round(count / inFlightSeconds),
+  };
 }
-times.sort((a, b) => a - b);
-const seqPerSec = Math.round(count / (times.reduce((a, b) => a + b, 0) / 1000));
 
-const t0 = process.hrtime.bigint();
-await Promise.all(Array.from({ length: count }, () => screenPrompt(prompt, settings, matcher)));
-const concurrentPerSec = Math.round(count / (Number(process.hrtime.bigint() - t0) / 1e9));
+const report = { count, prompt_chars: PROMPTS.benign.length };
+for (const [kind, prompt] of Object.entries(PROMPTS)) report[kind] = await measure(prompt);
 
-const evil = { ...settings, patterns: { evil: '/^(a+)+$/' }, normalization: { ...settings.normalization, enabled: false } };
-const t1 = process.hrtime.bigint();
-const r = await screenPrompt(`${'a'.repeat(40)}!`, evil, matcher);
-const catastrophicMs = Number(process.hrtime.bigint() - t1) / 1e6;
-await matcher.close();
-process.stdout.write(
-  JSON.stringify({ prompt_bytes: prompt.length, p50_ms: pct(times, 0.5), p99_ms: pct(times, 0.99), sequential_per_sec: seqPerSec, in_flight_per_sec: concurrentPerSec, catastrophic: { ms: Math.round(catastrophicMs), rule_id: r.rule_id } }, null, 2) + '\n',
-);
+// A user pattern with catastrophic backtracking on a matching-length input; the budget cuts it off.
+guardrails.updateSettings({ ...settings, 'input_screen.patterns': { evil: '/^(a+)+$/' } });
+await guardrails.warmUp();
+const hostile = `${'a'.repeat(40)}!`;
+const t2 = process.hrtime.bigint();
+const evil = await guardrails.screenInput(hostile);
+report.catastrophic = { ms: Math.round(Number(process.hrtime.bigint() - t2) / 1e6), blocked: evil.blocked, rule_id: evil.rule_id };
+await guardrails.close();
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

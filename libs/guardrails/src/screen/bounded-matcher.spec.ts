@@ -57,6 +57,20 @@ describe('BoundedMatcher', () => {
     await own.close();
   });
 
+  it('does not run a rule whose required words are absent: it cannot match, so it cannot run away either', async () => {
+    const guarded = ruleset('guarded', ['evil', '^(?=(a+)+$)\\w*zzz'], ['after', 'b$']);
+    expect(await matcher.run(guarded, EVIL_INPUT)).toEqual({ match: { rule: 1, start: 40, end: 41 }, errors: [], resumeAt: null });
+    // With its word present the rule runs, in the thread, and is cut off as before.
+    const report = await matcher.run(guarded, `${EVIL_INPUT}zzz`);
+    expect(report).toEqual({ match: null, errors: [{ rule: 0, message: 'timed out after 200 ms' }], resumeAt: 1 });
+  });
+
+  it('still reports a rule that failed to compile when no rule can match the text', async () => {
+    const broken: Ruleset = { version: 'v6', rules: [{ id: 'ok', source: 'needle', flags: 'u' }, { id: 'bad', source: '', flags: '', error: 'does not compile' }] };
+    expect(await matcher.run(broken, 'hay', 0, false)).toEqual({ match: null, errors: [{ rule: 1, message: 'does not compile' }], resumeAt: null });
+    expect(await matcher.run(broken, 'hay needle', 0, false)).toEqual({ match: { rule: 0, start: 4, end: 10 }, errors: [], resumeAt: null });
+  });
+
   it('answers runs that were pending when it closed, and restarts on the next run', async () => {
     const own = new BoundedMatcher({ timeoutMs: 5000 });
     const pending = own.run(CATASTROPHIC, EVIL_INPUT);

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { MATCHER_WORKER_SOURCE } from './matcher-worker-source';
+import { prefilterFor } from './rule-prefilter';
 import { MatcherRule, Ruleset } from './ruleset';
 
 /** What one run of a ruleset over a text found. Rule numbers index `ruleset.rules`. */
@@ -30,7 +31,13 @@ type Entry =
       id: number;
       ruleset: Ruleset;
       text: string;
+      /** Where the caller started; a run that never started (closed, cut off) reports this rule. */
       from: number;
+      /**
+       * Rule indices whose regex runs, ascending; the others were shown unable to match the text.
+       * Rules that failed to compile are reported whether listed or not.
+       */
+      rules: number[];
       stopOnError: boolean;
       resolve: (report: MatchReport) => void;
     };
@@ -66,6 +73,8 @@ export class BoundedMatcher {
   private seq = 0;
   /** version -> rule index -> compilations that ran out of time. */
   private readonly slowCompiles = new Map<string, Map<number, number>>();
+  /** Versions the thread has compiled at least once, so their compile errors are known. */
+  private readonly compiledVersions = new Set<string>();
 
   constructor(options: BoundedMatcherOptions | number = {}) {
     const o = typeof options === 'number' ? { timeoutMs: options } : options;
@@ -74,18 +83,41 @@ export class BoundedMatcher {
     this.maxHeapMb = o.maxHeapMb ?? 256;
   }
 
-  /** Runs `ruleset.rules[from…]` over `text`; never rejects. */
+  /**
+   * Runs `ruleset.rules[from…]` over `text`; never rejects. Rules whose required literals are all
+   * absent from `text` cannot match and are not run. When no rule is left and the ruleset is known
+   * to compile in the thread, the thread is not asked at all; rules that may match always run in
+   * the thread, under the time budget. So no user regex ever runs on this thread.
+   */
   run(ruleset: Ruleset, text: string, from = 0, stopOnError = true): Promise<MatchReport> {
     if (from >= ruleset.rules.length) return Promise.resolve({ match: null, errors: [], resumeAt: null });
+    const rules = prefilterFor(ruleset).candidates(text, from);
+    if (rules.length === 0 && this.compilesCleanly(ruleset.version, from)) {
+      return Promise.resolve({ match: null, errors: [], resumeAt: null });
+    }
+    return this.submit(ruleset, text, from, rules, stopOnError);
+  }
+
+  /** The thread compiled the ruleset and no rule from `from` on is struck out for compiling too slowly. */
+  private compilesCleanly(version: string, from: number): boolean {
+    if (!this.compiledVersions.has(version)) return false;
+    const strikes = this.slowCompiles.get(version);
+    if (!strikes) return true;
+    for (const [rule, count] of strikes) if (rule >= from && count >= 2) return false;
+    return true;
+  }
+
+  private submit(ruleset: Ruleset, text: string, from: number, rules: number[], stopOnError: boolean): Promise<MatchReport> {
     return new Promise((resolve) => {
-      this.enqueue({ kind: 'match', id: ++this.seq, ruleset, text, from, stopOnError, resolve });
+      this.enqueue({ kind: 'match', id: ++this.seq, ruleset, text, from, rules, stopOnError, resolve });
     });
   }
 
   /** Starts the thread and compiles `ruleset` ahead of the first prompt. */
   async warmUp(ruleset?: Ruleset): Promise<void> {
     if (ruleset && ruleset.rules.length > 0) {
-      await this.run(ruleset, '', ruleset.rules.length - 1);
+      const last = ruleset.rules.length - 1;
+      await this.submit(ruleset, '', last, [last], true);
       return;
     }
     const worker = this.ensureWorker();
@@ -122,8 +154,8 @@ export class BoundedMatcher {
     if (entry.kind === 'load') {
       worker.postMessage({ kind: 'load', id: entry.id, version: entry.version, rules: entry.rules });
     } else {
-      const { id, text, from, stopOnError } = entry;
-      worker.postMessage({ kind: 'match', id, version: entry.ruleset.version, text, from, stopOnError });
+      const { id, text, from, rules, stopOnError } = entry;
+      worker.postMessage({ kind: 'match', id, version: entry.ruleset.version, text, from, rules, stopOnError });
     }
   }
 
@@ -173,7 +205,13 @@ export class BoundedMatcher {
     if (worker !== this.worker || this.queue[0]?.id !== reply.id) return;
     const head = this.queue.shift()!;
     if (head.kind === 'match') head.resolve({ match: reply.match, errors: reply.errors, resumeAt: null });
+    else this.rememberCompiled(head.version);
     this.armTimer();
+  }
+
+  private rememberCompiled(version: string): void {
+    if (this.compiledVersions.size >= 64) this.compiledVersions.clear();
+    this.compiledVersions.add(version);
   }
 
   private onFailure(worker: Worker, message: string): void {

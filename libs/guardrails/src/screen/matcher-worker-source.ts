@@ -4,8 +4,9 @@
  * - `load`: compiles a ruleset and runs every rule on short samples (one-byte and two-byte text,
  *   twice) so V8 compiles and tiers up the regex code now, not inside a prompt's time budget (the
  *   load has its own, larger budget);
- * - a job: runs the ruleset's rules from `from` in order, stopping at the first match (and at the
- *   first error when failing closed).
+ * - a job: goes through the ruleset's rules from `from` in order, running the listed ones (the
+ *   others cannot match the text) and reporting every rule that failed to compile, stopping at the
+ *   first match (and at the first error when failing closed).
  * Before each rule it publishes (entry id, rule index) in shared memory, so the main thread can name
  * the rule that was running when it had to terminate the thread.
  */
@@ -45,14 +46,17 @@ function run(entry) {
   const regexes = rulesets.get(entry.version);
   const errors = [];
   if (!regexes) return { id: entry.id, match: null, errors: [{ rule: entry.from, message: 'ruleset not loaded' }] };
+  let next = 0;
   for (let i = entry.from; i < regexes.length; i++) {
+    while (next < entry.rules.length && entry.rules[next] < i) next++;
+    const listed = entry.rules[next] === i;
     Atomics.store(progress, 0, entry.id);
     Atomics.store(progress, 1, i);
     const re = regexes[i];
     let message = null;
     if (typeof re === 'string') {
       message = re;
-    } else {
+    } else if (listed) {
       try {
         const m = re.exec(entry.text);
         if (m) return { id: entry.id, match: { rule: i, start: m.index, end: m.index + m[0].length }, errors };

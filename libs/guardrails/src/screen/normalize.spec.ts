@@ -24,6 +24,18 @@ describe('normalizeText', () => {
     expect(normalizeText('a\u{E0041}\u{E0042}b\uFE0F\u202Ec\u0007d\u0085e\tf\ng', ALL)).toBe('abcde\tf\ng');
   });
 
+  it('gives plain ASCII (taken a shorter way) the same result as the full pipeline, for every toggle', () => {
+    const plain = Array.from({ length: 0x7f }, (_, c) => String.fromCharCode(c)).join('');
+    const toggles = [ALL, { ...ALL, fold_confusables: false }, { ...ALL, casefold: false }, { ...ALL, nfkc: false, strip_zero_width: false }];
+    for (const s of toggles) {
+      for (const c of plain) {
+        // A trailing é sends the same character through the full pipeline.
+        expect([c, normalizeText(c, s)]).toEqual([c, normalizeText(`${c}é`, s).slice(0, -1)]);
+      }
+      expect(normalizePrompt('Don`t IGNORE\tme', s).text).toBe(normalizeText('Don`t IGNORE\tme\u00e9', s).slice(0, -1));
+    }
+  });
+
   it('applies each step only when its toggle is on', () => {
     expect(normalizeText('ＡＢＣ', { ...ALL, nfkc: false })).toBe('ａｂｃ');
     expect(normalizeText('a\u200Bb', { ...ALL, strip_zero_width: false })).toBe('a\u200Bb');

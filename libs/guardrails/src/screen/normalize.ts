@@ -1,6 +1,6 @@
-import { toWellFormedText } from '../shared/text';
 import { findBase64Blobs } from './base64-blobs';
-import { foldConfusables } from './confusables';
+import { foldAsciiConfusables, foldConfusables } from './confusables';
+import { wellFormed } from './well-formed';
 
 export interface NormalizationSettings {
   enabled: boolean;
@@ -33,23 +33,31 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF\u180E\u00AD\u0
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
 
+/**
+ * Tab to CR and printable ASCII, what most prompts consist of. NFKC leaves such text unchanged and
+ * none of it is invisible or a stripped control, so for it those steps (the costly ones) are
+ * skipped; only the ASCII look-alikes (the backtick) and case remain to fold.
+ */
+const PLAIN_ASCII = /^[\t-\r -~]*$/;
+
 /** The steps after NFKC: strip invisible and control characters, fold look-alikes, casefold. */
-function foldComposed(composed: string, s: NormalizationSettings): string {
+function foldComposed(composed: string, s: NormalizationSettings, plainAscii: boolean): string {
   let t = composed;
-  if (s.strip_zero_width) t = t.replace(INVISIBLE, '').replace(CONTROL, '');
-  if (s.fold_confusables) t = foldConfusables(t);
+  if (s.strip_zero_width && !plainAscii) t = t.replace(INVISIBLE, '').replace(CONTROL, '');
+  if (s.fold_confusables) t = plainAscii ? foldAsciiConfusables(t) : foldConfusables(t);
   if (s.casefold) t = t.toLowerCase();
   return t;
 }
 
 /** One normalization pass, each step behind its toggle (order: NFKC, strip, fold, casefold). */
 export function normalizeText(text: string, s: NormalizationSettings): string {
-  return foldComposed(s.nfkc ? text.normalize('NFKC') : text, s);
+  const plainAscii = PLAIN_ASCII.test(text);
+  return foldComposed(s.nfkc && !plainAscii ? text.normalize('NFKC') : text, s, plainAscii);
 }
 
 /** Blobs are searched before case and confusable folding: base64 is case-sensitive. */
-function decodedTexts(composed: string, s: NormalizationSettings, depth: number): string[] {
-  const searchable = s.strip_zero_width ? composed.replace(INVISIBLE, '') : composed;
+function decodedTexts(composed: string, s: NormalizationSettings, depth: number, plainAscii = false): string[] {
+  const searchable = s.strip_zero_width && !plainAscii ? composed.replace(INVISIBLE, '') : composed;
   return findBase64Blobs(searchable).flatMap(({ decoded }) => [
     normalizeText(decoded, s),
     // A blob inside a blob is decoded once more; deeper nesting is not followed.
@@ -62,11 +70,12 @@ function decodedTexts(composed: string, s: NormalizationSettings, depth: number)
  * U+FFFD even with normalization off, so rules never see unpaired surrogates.
  */
 export function normalizePrompt(prompt: string, s: NormalizationSettings): NormalizedPrompt {
-  const clean = toWellFormedText(prompt);
+  const clean = wellFormed(prompt);
   if (!s.enabled) return { text: clean, base: clean, decodedBlobs: 0 };
-  const composed = s.nfkc ? clean.normalize('NFKC') : clean;
-  const base = foldComposed(composed, s);
-  const decoded = s.decode_base64_blobs ? decodedTexts(composed, s, 2) : [];
+  const plainAscii = PLAIN_ASCII.test(clean);
+  const composed = s.nfkc && !plainAscii ? clean.normalize('NFKC') : clean;
+  const base = foldComposed(composed, s, plainAscii);
+  const decoded = s.decode_base64_blobs ? decodedTexts(composed, s, 2, plainAscii) : [];
   return decoded.length
     ? { text: `${base}\n${decoded.join('\n')}`, base, decodedBlobs: decoded.length }
     : { text: base, base, decodedBlobs: 0 };

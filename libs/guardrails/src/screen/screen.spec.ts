@@ -90,6 +90,65 @@ describe('screenPrompt', () => {
   });
 });
 
+describe('screenPrompt against hostile patterns and inputs', () => {
+  const matcher = new BoundedMatcher({ timeoutMs: 200, compileTimeoutMs: 10_000 });
+  afterAll(() => matcher.close());
+  const hostile = `${'a'.repeat(40)}!`;
+
+  it('cuts off /^(a+)+$/ on a long run of a followed by ! and fails closed, normalization on', async () => {
+    const r = await screenPrompt(hostile, settings({ patterns: { evil: '/^(a+)+$/' } }), matcher);
+    expect(r).toMatchObject({ blocked: true, rule_id: 'pattern_error:evil', errored_rule_ids: ['evil'] });
+  });
+
+  it('cuts off a lookahead around nested quantifiers when its word is present, and skips it when absent', async () => {
+    const patterns = { look: '/^(?=(\\w+)+$)\\w*zzz/', plain: '/!$/' };
+    expect(await screenPrompt(`zzz${hostile}`, settings({ patterns, normalization: raw }), matcher)).toMatchObject({ rule_id: 'pattern_error:look' });
+    expect(await screenPrompt(`zzz${hostile}`, settings({ patterns, normalization: raw, on_match_error: 'open' }), matcher)).toMatchObject({
+      rule_id: 'plain',
+      errored_rule_ids: ['look'],
+    });
+    expect(await screenPrompt(hostile, settings({ patterns, normalization: raw }), matcher)).toMatchObject({ rule_id: 'plain', errored_rule_ids: [] });
+  });
+
+  it('screens text with lone surrogates (broken UTF-8) under a runaway pattern', async () => {
+    const r = await screenPrompt(`\uD800${'a'.repeat(40)}\uDFFF!`, settings({ patterns: { evil: '/^(?:\uFFFD|a+)+$/' } }), matcher);
+    expect(r).toMatchObject({ rule_id: 'pattern_error:evil', prompt: `\uFFFD${'a'.repeat(40)}\uFFFD!` });
+  });
+
+  it('handles huge prompts: nothing to run on benign text, a cut-off on a runaway pattern', async () => {
+    const huge = 'Quarterly figures, risks and next steps. '.repeat(25_000);
+    expect(await screenPrompt(huge, settings({ max_prompt_length: 2_000_000 }), matcher)).toMatchObject({ screened: true, matched: false, rule_id: null });
+    const r = await screenPrompt(`${'a'.repeat(300_000)}!`, settings({ max_prompt_length: 2_000_000, patterns: { evil: '/^(a|a)+$/' } }), matcher);
+    expect(r).toMatchObject({ blocked: true, rule_id: 'pattern_error:evil' });
+  });
+
+  it('reports what running every rule in order in-process reports, for the corpora and near misses', async () => {
+    const prompts = [
+      ...ATTACKS.map(([p]) => p),
+      ...OBFUSCATED_ATTACKS,
+      ...BENIGN,
+      'Could you send me the rules for the next period?',
+      'ignore', 'previous instructions', 'you are', 'now', 'send the api key', 'email', 'http://x', '',
+    ];
+    const s = settings();
+    const { rules } = rulesetFor(s.patterns, true);
+    const compiled = rules.map((rule) => new RegExp(rule.source, rule.flags));
+    for (const prompt of prompts) {
+      const r = await screenPrompt(prompt, s, matcher);
+      let expected: { rule_id: string | null; span: { start: number; end: number } | null } = { rule_id: null, span: null };
+      for (let i = 0; i < rules.length; i++) {
+        const m = compiled[i].exec(r.normalized);
+        if (m) {
+          expected = { rule_id: rules[i].id, span: { start: m.index, end: m.index + m[0].length } };
+          break;
+        }
+      }
+      const span = r.span && { start: r.span.start, end: r.span.end };
+      expect({ prompt, rule_id: r.rule_id, span }).toEqual({ prompt, ...expected });
+    }
+  });
+});
+
 describe('ruleset', () => {
   it('has a stable version that changes with any edit, addition or reordering', () => {
     expect(rulesetVersion(DEFAULT_SCREEN_RULES)).toBe(rulesetVersion({ ...DEFAULT_SCREEN_RULES }));

@@ -1,9 +1,10 @@
-import { codePointLength, toWellFormedText } from '../shared/text';
+import { codePointLength } from '../shared/text';
 import { GuardrailsSettings, ControlMode } from '../settings/setting-types';
 import { BoundedMatcher } from './bounded-matcher';
 import { normalizePrompt, NormalizationSettings } from './normalize';
 import { rulesetFor } from './ruleset';
 import { originalSpan, Span } from './span-mapping';
+import { wellFormed } from './well-formed';
 
 /** The settings one screen needs (a slice of the effective settings). */
 export interface ScreenSettings {
@@ -70,7 +71,7 @@ export async function screenPrompt(
   s: ScreenSettings,
   matcher: BoundedMatcher,
 ): Promise<ScreenResult> {
-  const prompt = toWellFormedText(rawPrompt);
+  const prompt = wellFormed(rawPrompt);
   const casefolded = s.normalization.enabled && s.normalization.nfkc && s.normalization.casefold;
   const ruleset = rulesetFor(s.patterns, casefolded);
   const result: ScreenResult = {
