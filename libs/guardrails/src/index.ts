@@ -64,3 +64,4 @@ export * from './postgres/pg-approval-store';
 export * from './postgres/pg-stores';
 export * from './shared/text';
 export * from './hitl/approved-call-queue';
+export * from './host';

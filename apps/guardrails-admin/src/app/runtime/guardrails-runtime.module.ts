@@ -1,18 +1,7 @@
-import { Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
-import {
-  approvedCallQueue,
-  createGuardrails,
-  createPostgresStores,
-  Guardrails,
-  GuardrailsSettingsService,
-  LiveSettings,
-  MemoryApprovalSidecar,
-  PostgresGuardrailsStores,
-  RedisSettingsPublisher,
-  sqlRunnerFor,
-} from '@platform/guardrails';
+import { approvedCallQueue, GuardrailsHost, GuardrailsSettingsService, sqlRunnerFor, startGuardrailsHost } from '@platform/guardrails';
 import { createRedis, redisOptionsFromUrl } from '@platform/queue';
 import type Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
@@ -22,108 +11,63 @@ import { configuredDefaults, configuredTables } from './guardrails-config';
 
 export const GUARDRAILS = Symbol.for('guardrails-admin.GUARDRAILS');
 export const GUARDRAILS_STORES = Symbol.for('guardrails-admin.GUARDRAILS_STORES');
+const GUARDRAILS_HOST = Symbol.for('guardrails-admin.GUARDRAILS_HOST');
 
 /** Typed reads of this app's validated env. */
 const envOf = (config: ConfigService) => ({
   get: <K extends keyof GuardrailsAdminEnv>(key: K) => config.get(key) as GuardrailsAdminEnv[K],
 });
 
-/**
- * Keeps the process's Guardrails instance on the live settings: loaded at boot, reloaded on every
- * SettingsChanged (from this host or any other), closed on shutdown.
- */
-@Injectable()
-export class GuardrailsLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  private live?: LiveSettings;
-  private subscriber?: Redis;
-  private approvedCalls?: { close(): Promise<void> };
-
-  constructor(
-    @Inject(GUARDRAILS) private readonly guardrails: Guardrails,
-    private readonly settings: GuardrailsSettingsService,
-    private readonly config: ConfigService,
-    private readonly logger: PinoLogger,
-  ) {
-    logger.setContext('guardrails');
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscriber = createRedis(this.config.getOrThrow<string>('REDIS_URL'));
-    this.live = new LiveSettings({
-      load: () => this.settings.effective(),
-      apply: (next, event) => {
-        this.guardrails.updateSettings(next);
-        if (event) this.logger.info({ keys: event.keys }, 'settings reloaded after SettingsChanged');
-      },
-      subscriber: this.subscriber,
-      channel: envOf(this.config).get('GUARDRAILS_SETTINGS_CHANNEL'),
-      onError: (e) => this.logger.warn({ err: e }, 'settings reload failed; keeping the last good settings'),
-    });
-    await this.live.start();
-    // This app owns no tools: an approved call goes to the host that registered its executor.
-    const queue = approvedCallQueue({
-      connection: redisOptionsFromUrl(this.config.getOrThrow<string>('REDIS_URL')),
-      prefix: envOf(this.config).get('GUARDRAILS_QUEUE_PREFIX'),
-    });
-    this.approvedCalls = queue;
-    this.guardrails.setApprovedCallDispatcher(queue.dispatch);
-    await this.guardrails.warmUp();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.live?.stop();
-    this.subscriber?.disconnect();
-    await this.approvedCalls?.close();
-    await this.guardrails.close();
-  }
+interface AdminGuardrailsHost extends GuardrailsHost {
+  close(): Promise<void>;
 }
 
+/**
+ * This process's guardrails on the shared database, kept on the live settings. The admin API owns
+ * no tools: an approved call goes over the durable queue to the host that registered its executor.
+ */
 @Global()
 @Module({
   providers: [
     {
-      provide: GUARDRAILS_STORES,
-      inject: [ConfigService, DataSource],
-      useFactory: (config: ConfigService, dataSource: DataSource): PostgresGuardrailsStores =>
-        createPostgresStores(sqlRunnerFor(dataSource), {
-          tables: configuredTables(envOf(config).get('GUARDRAILS_TABLES')),
-          sidecar: envOf(config).get('GUARDRAILS_HITL_REQUESTS_STORE') === 'database',
-        }),
-    },
-    {
-      provide: GuardrailsSettingsService,
-      inject: [ConfigService, GUARDRAILS_STORES, REDIS_CLIENT, PinoLogger],
-      useFactory: (config: ConfigService, stores: PostgresGuardrailsStores, redis: Redis, logger: PinoLogger) =>
-        new GuardrailsSettingsService(stores.settings, configuredDefaults(envOf(config).get('GUARDRAILS_SETTINGS_DEFAULTS')), {
-          publisher: new RedisSettingsPublisher(redis, envOf(config).get('GUARDRAILS_SETTINGS_CHANNEL')),
-          onPublishError: (e) => logger.warn({ err: e }, 'SettingsChanged not published; hosts catch up on their periodic reload'),
-        }),
-    },
-    {
-      provide: GUARDRAILS,
-      inject: [ConfigService, GUARDRAILS_STORES, GuardrailsSettingsService, PinoLogger],
-      useFactory: async (config: ConfigService, stores: PostgresGuardrailsStores, settings: GuardrailsSettingsService, logger: PinoLogger) => {
+      provide: GUARDRAILS_HOST,
+      inject: [ConfigService, DataSource, REDIS_CLIENT, PinoLogger],
+      useFactory: async (config: ConfigService, dataSource: DataSource, redis: Redis, logger: PinoLogger): Promise<AdminGuardrailsHost> => {
         const env = envOf(config);
-        const sidecarStore = env.get('GUARDRAILS_HITL_REQUESTS_STORE');
-        return createGuardrails(
-          await settings.effective(),
-          {
-            audit: stores.audit,
-            firewallLog: stores.firewallLog,
-            outputStats: stores.outputStats,
-            approvals: stores.approvals,
-            approvalSidecar: sidecarStore === 'database' ? stores.approvalSidecar : sidecarStore === 'array' ? new MemoryApprovalSidecar() : undefined,
+        const subscriber = createRedis(config.getOrThrow<string>('REDIS_URL'));
+        const host = await startGuardrailsHost({
+          db: sqlRunnerFor(dataSource),
+          subscriber,
+          publisher: redis,
+          channel: env.get('GUARDRAILS_SETTINGS_CHANNEL'),
+          defaults: configuredDefaults(env.get('GUARDRAILS_SETTINGS_DEFAULTS')),
+          tables: configuredTables(env.get('GUARDRAILS_TABLES')),
+          sidecar: env.get('GUARDRAILS_HITL_REQUESTS_STORE'),
+          options: { matchTimeoutMs: env.get('GUARDRAILS_MATCH_TIMEOUT_MS'), approvalTtlMinutes: env.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
+          onWarning: (message, err) => logger.warn({ err }, message),
+        });
+        const queue = approvedCallQueue({ connection: redisOptionsFromUrl(config.getOrThrow<string>('REDIS_URL')), prefix: env.get('GUARDRAILS_QUEUE_PREFIX') });
+        host.guardrails.setApprovedCallDispatcher(queue.dispatch);
+        return {
+          ...host,
+          close: async () => {
+            await host.stop();
+            subscriber.disconnect();
+            await queue.close();
           },
-          {
-            matchTimeoutMs: env.get('GUARDRAILS_MATCH_TIMEOUT_MS'),
-            approvalTtlMinutes: env.get('GUARDRAILS_APPROVAL_TTL_MINUTES'),
-            onPortError: (e, port) => logger.warn({ err: e, port }, 'guardrails store write failed'),
-          },
-        );
+        };
       },
     },
-    GuardrailsLifecycle,
+    { provide: GUARDRAILS, inject: [GUARDRAILS_HOST], useFactory: (h: GuardrailsHost) => h.guardrails },
+    { provide: GUARDRAILS_STORES, inject: [GUARDRAILS_HOST], useFactory: (h: GuardrailsHost) => h.stores },
+    { provide: GuardrailsSettingsService, inject: [GUARDRAILS_HOST], useFactory: (h: GuardrailsHost) => h.settings },
   ],
   exports: [GUARDRAILS, GUARDRAILS_STORES, GuardrailsSettingsService],
 })
-export class GuardrailsRuntimeModule {}
+export class GuardrailsRuntimeModule implements OnApplicationShutdown {
+  constructor(@Inject(GUARDRAILS_HOST) private readonly host: AdminGuardrailsHost) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return this.host.close();
+  }
+}
