@@ -120,5 +120,9 @@ describe('requiredLiterals', () => {
     expect(requiredLiterals('(?=(a+)+b)(a|aa)+zzz', 'u')).toEqual({ any: ['zzz'] });
     expect(requiredLiterals(`${'('.repeat(50_000)}abc${')'.repeat(50_000)}`, 'u')).toBeNull();
     expect(requiredLiterals(`(?:${Array.from({ length: 3000 }, (_, i) => `w${i}x`).join('|')})`, 'u')).toBeNull();
+    // Many short optional parts multiply into large string sets: given up on past the work budget.
+    expect(requiredLiterals('abcdefghij?'.repeat(1800), 'u')).toBeNull();
+    // A long literal is read in bounded pieces.
+    expect(requiredLiterals('abcdefghij'.repeat(1990), 'u')).toEqual({ all: [{ any: ['abcdef'] }, { any: ['efghij'] }, { any: ['ijabcd'] }] });
   });
 });

@@ -20,6 +20,8 @@ export type LiteralRequirement =
 
 /** Largest exact set kept (cross products of short alternations such as `r[èe]gles?`). */
 const MAX_EXACT = 64;
+/** Longest exact string built: longer runs of literal text are split, so analysis stays linear. */
+const MAX_EXACT_LENGTH = 64;
 /** Largest character class expanded into single-character strings. */
 const MAX_CLASS = 16;
 
@@ -27,6 +29,19 @@ type Strings = readonly string[] | null;
 interface Literals {
   exact: Strings;
   required: LiteralRequirement | null;
+}
+
+/**
+ * Work allowed for reading one pattern (strings built or compared). The analysis runs on the main
+ * thread when a ruleset is first used; a pattern built to make it slow is given up on (the rule
+ * then always runs, in the bounded thread) instead of stalling screening.
+ */
+const WORK_BUDGET = 400_000;
+let workLeft = WORK_BUDGET;
+class OverBudget extends Error {}
+function spend(units: number): void {
+  workLeft -= units;
+  if (workLeft < 0) throw new OverBudget('pattern too costly to analyse');
 }
 
 const UNKNOWN: Literals = { exact: null, required: null };
@@ -38,6 +53,7 @@ const MAX_ANY = 512;
 /** Strings one of which must occur; useless with the empty string (it is in every text). */
 function anyOf(set: Strings): LiteralRequirement | null {
   if (!set || set.length === 0 || set.length > MAX_ANY || set.includes('')) return null;
+  spend(set.length * set.length);
   // A string containing another one of the set adds nothing: the shorter one is there too.
   const sorted = [...set].sort((a, b) => a.length - b.length);
   return { any: sorted.filter((x, i) => !sorted.slice(0, i).some((shorter) => x.includes(shorter))) };
@@ -47,6 +63,7 @@ function union(sets: Strings[]): Strings {
   const out = new Set<string>();
   for (const set of sets) {
     if (!set) return null;
+    spend(set.length);
     for (const x of set) out.add(x);
     if (out.size > MAX_EXACT) return null;
   }
@@ -55,8 +72,14 @@ function union(sets: Strings[]): Strings {
 
 function product(a: readonly string[], b: readonly string[]): Strings {
   if (a.length * b.length > MAX_EXACT) return null;
+  spend(a.length * b.length);
   const out = new Set<string>();
-  for (const x of a) for (const y of b) out.add(x + y);
+  for (const x of a) {
+    for (const y of b) {
+      if (x.length + y.length > MAX_EXACT_LENGTH) return null;
+      out.add(x + y);
+    }
+  }
   return [...out];
 }
 
@@ -212,12 +235,14 @@ const parser = new RegExpParser({ strict: true });
  */
 export function requiredLiterals(source: string, flags: string): LiteralRequirement | null {
   if (!flags.includes('u') || /[iv]/.test(flags)) return null;
+  workLeft = WORK_BUDGET;
   try {
     const pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
     const required = ofAlternatives(pattern.alternatives).required;
     return required && (prune(required)?.r ?? null);
   } catch {
-    // Unparsable, or nested too deeply for the stack: no guarantee, so the rule always runs.
+    // Unparsable, nested too deeply for the stack, or over the work budget: no guarantee, so the
+    // rule always runs.
     return null;
   }
 }
