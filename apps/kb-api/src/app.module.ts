@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
+import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
+import { KbAdminModule } from './app/admin/admin.module';
 import { KbAuthModule } from './app/auth/auth.module';
+import { ChatModule } from './app/chat/chat.module';
+import { KbGuardrailsModule } from './app/guardrails/kb-guardrails.module';
+import { IngestModule } from './app/ingest/ingest.module';
 import { KbCryptoModule } from './app/kb-crypto.module';
+import { KbOpenApiModule } from './app/openapi.controller';
+import { KbSystemAdminModule } from './app/system-admin/system-admin.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -13,8 +20,15 @@ import { migrations } from './migrations';
       env: KbApiEnv,
       database: { defaultName: 'kb', entities, migrations },
     }),
+    QueueModule.forRoot('kb-api'),
     KbCryptoModule,
     KbAuthModule,
+    KbAdminModule,
+    KbSystemAdminModule,
+    KbOpenApiModule,
+    IngestModule.api(),
+    KbGuardrailsModule,
+    ChatModule,
   ],
 })
 export class AppModule {}

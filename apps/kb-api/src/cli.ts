@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadEnv } from '@platform/config';
-import { migrateDatabase } from '@platform/database';
+import { buildDataSourceOptions, migrateDatabase } from '@platform/database';
+import { GUARDRAILS_MIGRATIONS } from '@platform/guardrails';
 import { runCliAndExit } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { seedBootstrapAdmin } from './app/identity/bootstrap-admin';
@@ -11,8 +12,14 @@ runCliAndExit('kb-api', {
   migrate: {
     describe: 'create the database when missing and apply pending migrations',
     run: async (_args, log) => {
-      const applied = await migrateDatabase(dataSourceOptions(loadEnv(KbApiEnv)));
-      log.info('migrations applied', { applied });
+      const env = loadEnv(KbApiEnv);
+      const applied = await migrateDatabase(dataSourceOptions(env));
+      // kb-api writes the guardrails audit and reads its settings: make sure that schema exists too
+      // (the same migrations and history table guardrails-admin uses, so either may run first).
+      const guardrails = await migrateDatabase(
+        buildDataSourceOptions({ url: env.DATABASE_URL, database: env.KB_GUARDRAILS_DATABASE_NAME, entities: [], migrations: GUARDRAILS_MIGRATIONS }),
+      );
+      log.info('migrations applied', { applied, guardrails });
     },
   },
   seed: {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
+import { IngestModule } from './app/ingest/ingest.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -15,6 +16,7 @@ import { migrations } from './migrations';
       database: { defaultName: 'kb', entities, migrations },
     }),
     QueueModule.forRoot('kb-api'),
+    IngestModule.worker(),
   ],
 })
 export class WorkerModule {}

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
 /** Every variable kb-api reads; validated at boot (see .env.example). */
@@ -57,6 +57,48 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
 
   @IsEmail({ require_tld: false })
   KB_MAIL_FROM: string = 'kb@localhost';
+
+  /** Where ingested originals are written (local disk). */
+  @IsString()
+  KB_STORAGE_PATH: string = '.data/kb-documents';
+
+  /** Project of an ingested document that names none. */
+  @Matches(/^.{1,120}$/)
+  KB_INGEST_DEFAULT_PROJECT: string = 'default';
+
+  /** Answering provider: `none` (extractive answer, no tokens) or `openai` (an OpenAI-compatible endpoint). */
+  @IsIn(['none', 'openai'])
+  KB_CHAT_PROVIDER: 'none' | 'openai' = 'none';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  KB_LLM_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  KB_LLM_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  KB_LLM_MODEL?: string;
+
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  KB_LLM_TIMEOUT_MS: number = 30_000;
+
+  /** Anonymous chat (the `anonymous` flag); off unless configured. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  KB_ANONYMOUS_CHAT_ENABLED: boolean = false;
+
+  /** Database of the guardrails stores on the same server (audit, settings, approvals). */
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/)
+  KB_GUARDRAILS_DATABASE_NAME: string = 'guardrails';
+
+  /** Redis channel of guardrails SettingsChanged (shared with guardrails-admin). */
+  @IsString()
+  GUARDRAILS_SETTINGS_CHANNEL: string = 'guardrails.SettingsChanged';
 
   /** Demo super-admin of tenant `default` who also holds platform.admin (seeded); required in production. */
   @IsOptional()

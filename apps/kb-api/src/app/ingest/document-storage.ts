@@ -1,0 +1,43 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Where ingested originals live: a local directory by default. Writes are atomic (temporary file,
+ * then rename), so a reader never sees half a document and a failed write leaves nothing behind.
+ */
+export class LocalDocumentStorage {
+  constructor(private readonly root: string) {}
+
+  /** `<tenant>/<project>/<source_path>`; every part was validated to stay inside the root. */
+  keyOf(tenantId: string, projectKey: string, sourcePath: string): string {
+    return [tenantId, encodeURIComponent(projectKey), sourcePath].join('/');
+  }
+
+  private fileOf(key: string): string {
+    const file = path.resolve(this.root, key);
+    if (!file.startsWith(path.resolve(this.root) + path.sep)) throw new Error('storage key escapes the storage root');
+    return file;
+  }
+
+  async write(key: string, data: Buffer): Promise<void> {
+    const file = this.fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(tmp, data);
+      await rename(tmp, file);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  read(key: string): Promise<Buffer> {
+    return readFile(this.fileOf(key));
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.fileOf(key), { force: true });
+  }
+}

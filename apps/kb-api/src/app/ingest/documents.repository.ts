@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { queryRows } from '@platform/database';
+import { DataSource, EntityManager } from 'typeorm';
+import { Chunk } from './chunker';
+
+export interface DocumentRow {
+  id: string;
+  tenant_id: string;
+  project_key: string;
+  source_path: string;
+  title: string;
+  slug: string;
+  mime_type: string;
+  source_type: string;
+  storage_key: string;
+  language: string;
+  metadata: Record<string, unknown>;
+  status: 'pending' | 'indexed' | 'failed';
+  error: string | null;
+  pending_hash: string | null;
+  content_hash: string | null;
+  chunk_count: number;
+  indexed_at: Date | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AcceptedDocument {
+  tenantId: string;
+  projectKey: string;
+  sourcePath: string;
+  title: string;
+  slug: string;
+  mimeType: string;
+  sourceType: string;
+  storageKey: string;
+  hash: string;
+  metadata: Record<string, unknown>;
+}
+
+/** Documents and chunks; every statement takes the tenant. */
+@Injectable()
+export class DocumentsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Records a submitted version; a document deleted earlier comes back. Returns its id. */
+  async accept(d: AcceptedDocument): Promise<string> {
+    await this.db.query(`INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING`, [d.tenantId, d.projectKey]);
+    const [row] = await queryRows<{ id: string }>(
+      this.db,
+      `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, pending_hash, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (tenant_id, project_key, source_path) DO UPDATE SET
+         title = EXCLUDED.title, mime_type = EXCLUDED.mime_type, source_type = EXCLUDED.source_type, storage_key = EXCLUDED.storage_key,
+         pending_hash = EXCLUDED.pending_hash, metadata = EXCLUDED.metadata, deleted_at = NULL, updated_at = now(),
+         status = CASE WHEN kb_documents.content_hash = EXCLUDED.pending_hash AND kb_documents.deleted_at IS NULL THEN kb_documents.status ELSE 'pending' END
+       RETURNING id`,
+      [d.tenantId, d.projectKey, d.sourcePath, d.title, d.slug, d.mimeType, d.sourceType, d.storageKey, d.hash, JSON.stringify(d.metadata)],
+    );
+    return row.id;
+  }
+
+  async find(tenantId: string, id: string): Promise<DocumentRow | null> {
+    if (!/^[1-9][0-9]{0,17}$/.test(id)) return null;
+    const [row] = await this.db.query('SELECT * FROM kb_documents WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    return row ?? null;
+  }
+
+  /**
+   * Replaces a document's chunks and links with a new version in one transaction, under a row
+   * lock: readers see the old version or the new one, never a mix; a crash leaves the old one.
+   * Returns false when the document changed meanwhile (deleted, or a newer version submitted).
+   */
+  async replaceVersion(
+    tenantId: string,
+    id: string,
+    version: { hash: string; title: string; language: string; chunks: Chunk[] },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx: EntityManager) => {
+      const [doc] = await queryRows<DocumentRow>(tx, 'SELECT * FROM kb_documents WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id]);
+      if (!doc || doc.deleted_at || doc.pending_hash !== version.hash) return false;
+      if (doc.content_hash === version.hash && doc.status === 'indexed') return true;
+      await tx.query('DELETE FROM kb_chunks WHERE document_id = $1', [id]);
+      await tx.query('DELETE FROM kb_document_links WHERE document_id = $1', [id]);
+      const c = version.chunks;
+      if (c.length) {
+        await tx.query(
+          `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title, wikilinks)
+           SELECT $1, $2, t.ord, t.heading_path, t.text, encode(sha256(convert_to(t.text, 'UTF8')), 'hex'), $3::regconfig, $4, ARRAY(SELECT jsonb_array_elements_text(t.links))
+             FROM unnest($5::int[], $6::text[], $7::text[], $8::jsonb[]) AS t(ord, heading_path, text, links)`,
+          [tenantId, id, version.language, version.title, c.map((x) => x.ord), c.map((x) => x.heading_path), c.map((x) => x.text), c.map((x) => JSON.stringify(x.wikilinks))],
+        );
+        const links = [...new Set(c.flatMap((x) => x.wikilinks))];
+        if (links.length) {
+          await tx.query(`INSERT INTO kb_document_links (tenant_id, document_id, target_slug) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`, [tenantId, id, links]);
+        }
+      }
+      await tx.query(
+        `UPDATE kb_documents SET status = 'indexed', error = NULL, content_hash = $3, title = $4, language = $5::regconfig, chunk_count = $6,
+                indexed_at = now(), updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, id, version.hash, version.title, version.language, c.length],
+      );
+      return true;
+    });
+  }
+
+  async markFailed(tenantId: string, id: string, hash: string, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE kb_documents SET status = 'failed', error = $4, updated_at = now() WHERE tenant_id = $1 AND id = $2 AND pending_hash = $3`,
+      [tenantId, id, hash, error.slice(0, 2000)],
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { QUEUES } from '@platform/contracts';
+import { Job } from 'bullmq';
+import { PinoLogger } from 'nestjs-pino';
+import { IndexerService } from './indexer.service';
+import type { IngestJobData } from './ingest.service';
+
+/** Runs IngestDocumentJob in the kb worker; retries with backoff, the last failure marks the document. */
+@Processor(QUEUES.kbIngest, { concurrency: 4 })
+export class IngestProcessor extends WorkerHost {
+  constructor(
+    private readonly indexer: IndexerService,
+    private readonly logger: PinoLogger,
+  ) {
+    super();
+    logger.setContext('ingest');
+  }
+
+  async process(job: Job<IngestJobData>) {
+    const outcome = await this.indexer.index(job.data);
+    this.logger.info({ tenant: job.data.tenantId, document_id: job.data.documentId, outcome, attempt: job.attemptsMade + 1 }, 'ingest job done');
+    return outcome;
+  }
+
+  @OnWorkerEvent('failed')
+  async onFailed(job: Job<IngestJobData> | undefined, error: Error) {
+    if (!job) return;
+    this.logger.warn({ tenant: job.data.tenantId, document_id: job.data.documentId, attempt: job.attemptsMade, err: error.message }, 'ingest job failed');
+    if (job.attemptsMade >= (job.opts.attempts ?? 1)) await this.indexer.markFailed(job.data, error.message);
+  }
+}

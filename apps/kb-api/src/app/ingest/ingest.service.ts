@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { ConfigService } from '@nestjs/config';
+import { createHash } from 'node:crypto';
+import { JOBS, QUEUES } from '@platform/contracts';
+import { Queue } from 'bullmq';
+import { KbValidationError } from '../errors/kb-errors';
+import { kbEnv } from '../kb-config';
+import { isBinary, sourceTypeOf } from './convert';
+import { LocalDocumentStorage } from './document-storage';
+import { DocumentsRepository } from './documents.repository';
+import { IngestDocumentDto } from './dto/ingest.dto';
+import { normalizeSourcePath, slugOf } from './source-path';
+
+export interface IngestJobData {
+  tenantId: string;
+  documentId: string;
+  /** sha256 of the stored bytes: the version this job indexes. */
+  hash: string;
+}
+
+export interface IngestEntry {
+  project_key: string;
+  source_path: string;
+  status: 'queued' | 'failed';
+  document_id?: number;
+  error?: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/**
+ * POST /api/kb/ingest: the whole batch is validated before anything is written; then each document
+ * is stored and one IngestDocumentJob queued for it. A failed write fails only that document.
+ */
+@Injectable()
+export class IngestService {
+  private readonly defaultProject: string;
+
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly storage: LocalDocumentStorage,
+    @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
+    config: ConfigService,
+  ) {
+    this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
+  }
+
+  async ingest(tenantId: string, items: IngestDocumentDto[]): Promise<{ queued: number; failed: number; documents: IngestEntry[] }> {
+    const errors: Record<string, string[]> = {};
+    const prepared = items.map((item, i) => {
+      const at = (field: string, message: string) => ((errors[`documents.${i}.${field}`] ??= []).push(message), null);
+      const sourcePath = normalizeSourcePath(item.source_path) ?? at('source_path', 'The source path must be a relative path without empty, "." or ".." segments.');
+      const mimeType = item.mime_type ?? 'text/markdown';
+      const type = sourceTypeOf(mimeType) ?? at('mime_type', 'The mime type must be text/markdown, text/x-markdown, text/plain, text/html, application/pdf or a DOCX document.');
+      let bytes: Buffer | null = null;
+      if (type && isBinary(type)) {
+        if (!BASE64.test(item.content)) at('content', 'Binary content must be base64-encoded.');
+        else bytes = Buffer.from(item.content, 'base64');
+        if (bytes?.length === 0) at('content', 'Binary content must not be empty.');
+      } else {
+        bytes = Buffer.from(item.content, 'utf8');
+      }
+      const projectKey = (item.project_key ?? this.defaultProject).trim();
+      if (!projectKey) at('project_key', 'The project key must not be empty.');
+      return { item, sourcePath, mimeType, type, bytes, projectKey };
+    });
+    const seen = new Set<string>();
+    prepared.forEach((p, i) => {
+      const key = `${p.projectKey}\0${p.sourcePath}`;
+      if (p.sourcePath && seen.has(key)) (errors[`documents.${i}.source_path`] ??= []).push('The same document appears twice in the batch.');
+      seen.add(key);
+    });
+    if (Object.keys(errors).length) throw new KbValidationError(errors);
+
+    const entries: IngestEntry[] = [];
+    for (const p of prepared) {
+      const entry: IngestEntry = { project_key: p.projectKey, source_path: p.sourcePath!, status: 'queued' };
+      try {
+        const hash = createHash('sha256').update(p.bytes!).digest('hex');
+        const storageKey = this.storage.keyOf(tenantId, p.projectKey, p.sourcePath!);
+        await this.storage.write(storageKey, p.bytes!);
+        const documentId = await this.documents.accept({
+          tenantId,
+          projectKey: p.projectKey,
+          sourcePath: p.sourcePath!,
+          title: p.item.title?.trim() || p.sourcePath!.split('/').pop()!,
+          slug: slugOf(p.sourcePath!),
+          mimeType: p.mimeType,
+          sourceType: p.type!,
+          storageKey,
+          hash,
+          metadata: p.item.metadata ?? {},
+        });
+        // One job per version: submitting the same content twice queues it once.
+        await this.queue.add(JOBS.ingestDocument, { tenantId, documentId, hash }, { jobId: `doc-${documentId}-${hash.slice(0, 32)}` });
+        entry.document_id = Number(documentId);
+      } catch (e) {
+        entry.status = 'failed';
+        entry.error = `could not store the document: ${(e as Error).message}`;
+      }
+      entries.push(entry);
+    }
+    const failed = entries.filter((e) => e.status === 'failed').length;
+    return { queued: entries.length - failed, failed, documents: entries };
+  }
+}

@@ -1,0 +1,27 @@
+/** Words that carry no topic, in the languages the knowledge base indexes. */
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by can could do does for from had has have how i if in into is it its me my no not of on or our should so that the their them then there these they this to was we were what when where which who why will with would you your ' +
+    'il lo la i gli le un una di da in con su per tra fra e o che chi come dove quando perché non è sono del della dei delle al alla ' +
+    'der die das ein eine und oder ist sind wie was wo wann warum nicht mit von zu im auf für den dem des ' +
+    'le la les un une des et ou est sont comment quoi où quand pourquoi pas avec de du en pour ' +
+    'el la los las un una y o es son cómo qué dónde cuándo por qué no con de del en para'
+  ).split(' '),
+);
+
+/** Distinct lower-cased content words of a text (letters and digits, length > 1, stopwords dropped). */
+export function contentTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (w.length > 1 && !STOPWORDS.has(w)) out.add(w);
+  }
+  return [...out];
+}
+
+/** A cheap stem for matching inflections across languages: the first 5 characters of longer words. */
+export const stemOf = (term: string) => (term.length > 6 ? term.slice(0, 5) : term);
+
+/** An OR query for to_tsquery: each term quoted as a lexeme, so no user text becomes an operator. */
+export function orTsQuery(terms: string[]): string {
+  return terms.map((t) => `'${t.replace(/'/g, "''")}'`).join(' | ');
+}
