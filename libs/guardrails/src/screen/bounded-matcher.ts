@@ -58,7 +58,8 @@ const LOADED_RULESETS = 8;
  * for loading a ruleset). When it runs out (catastrophic backtracking), the thread is terminated,
  * the rule that was running is reported as an error, and queued work is resent to a fresh thread. A
  * rule whose compilation runs out of time twice (not once: a busy machine can be slow) is reported as
- * an error from then on instead of being compiled again.
+ * an error from then on instead of being compiled again. Before any of that, a literal prefilter
+ * (rule-prefilter.ts) leaves out rules that cannot match the text; a prompt no rule can match needs no thread work.
  */
 export class BoundedMatcher {
   readonly timeoutMs: number;

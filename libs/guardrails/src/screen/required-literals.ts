@@ -7,11 +7,13 @@ import { AST, RegExpParser } from '@eslint-community/regexpp';
  *
  * Soundness rests on two per-node facts, computed bottom-up:
  * - `exact`: a finite set holding every string the node can consume (null when unknown or large);
- * - `required`: a condition that everything the node consumes satisfies (null when none is known):
+ * - `required`: a condition that a text the node matches in satisfies (null when none is known):
  *   contains one of some strings (`any`), satisfies each of several conditions (`all`: a sequence
  *   consumes what each of its elements consumes), or one of several (`either`: an alternation).
- * Lookarounds, `^`, `$` and `\b` consume nothing, so their exact set is {""}; a backreference, a
- * large class or `.` is unknown. Every step only ever drops information, never invents it.
+ * Negative lookarounds, `^`, `$` and `\b` consume nothing, so their exact set is {""}; a positive
+ * lookaround consumes nothing either but what it sees is in the text, so it adds its condition
+ * (and, its exact set being left unknown, ends a run of literal text); a backreference, a large
+ * class or `.` is unknown. Every step only ever drops information, never invents it.
  */
 export type LiteralRequirement =
   | { any: readonly string[] }
@@ -160,6 +162,9 @@ function ofElement(e: AST.Element): Literals {
       return { exact: [c], required: { any: [c] } };
     }
     case 'Assertion':
+      if ((e.kind === 'lookahead' || e.kind === 'lookbehind') && !e.negate) {
+        return { exact: null, required: ofAlternatives(e.alternatives).required };
+      }
       return EMPTY;
     case 'CapturingGroup':
       return ofAlternatives(e.alternatives);

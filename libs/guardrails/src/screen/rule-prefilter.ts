@@ -7,6 +7,17 @@ import { Ruleset } from './ruleset';
  * required-literals.ts) is left out when the text does not meet it: it cannot match, so running it
  * would only cost time. Every other rule (no usable literal, a compile error to report, a
  * case-insensitive flag) is always a candidate. One scan of the text serves all rules.
+ *
+ * Why this cannot hang the process, whatever the patterns and prompts:
+ * - no user pattern is executed here; `new RegExp` only parses (V8 compiles a regex's matcher on
+ *   its first run, which happens in the matcher thread);
+ * - reading a pattern is bounded by its length and a fixed work budget (required-literals.ts), once
+ *   per ruleset;
+ * - the scan is one table step per code unit of the text (literal-scanner.ts), with no
+ *   backtracking, so its cost is linear in the prompt whatever the literals;
+ * - a rule is skipped only when it provably cannot match; every rule that may match runs in the
+ *   matcher thread under its time budget, as before.
+ * So the reported first match is the one running every rule in order would give.
  */
 export interface RulePrefilter {
   /** Rule indices from `from` on, in config order, that have to run over `text`. */
