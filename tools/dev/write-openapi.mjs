@@ -11,6 +11,7 @@ require(path.join(root, 'tools/swc-register.cjs'));
 const documents = {
   'evidence-review': () => require(path.join(root, 'apps/evidence-review/src/app/reviews/openapi.ts')).EVIDENCE_OPENAPI,
   'guardrails-admin': () => require(path.join(root, 'apps/guardrails-admin/src/app/api/openapi.ts')).GUARDRAILS_OPENAPI,
+  'kb-api': () => require(path.join(root, 'apps/kb-api/src/app/openapi.ts')).KB_OPENAPI,
 };
 for (const [service, load] of Object.entries(documents)) {
   writeFileSync(path.join(root, `docs/api/${service}.openapi.json`), JSON.stringify(load(), null, 2) + '\n');

@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { RequireRole } from '../../auth/gates';
+import type { KbRequest } from '../../auth/kb-principal';
+import { PageQueryDto } from '../pagination';
+import { CreateMembershipDto, UpdateMembershipDto } from './memberships.dto';
+import { MembershipsService } from './memberships.service';
+
+/** /api/admin/users/{user}/memberships and /api/admin/memberships/{id} behind gate G1. */
+@Controller('api/admin')
+@RequireRole('admin', 'super-admin')
+export class MembershipsController {
+  constructor(private readonly memberships: MembershipsService) {}
+
+  @Get('users/:user/memberships')
+  list(@Param('user') userId: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
+    return this.memberships.listOfUser(req.kbPrincipal!, userId, q);
+  }
+
+  @Post('users/:user/memberships')
+  @HttpCode(201)
+  async create(@Param('user') userId: string, @Body() body: CreateMembershipDto, @Req() req: KbRequest) {
+    return { data: await this.memberships.create(req.kbPrincipal!, userId, body) };
+  }
+
+  @Get('memberships/:id')
+  async show(@Param('id') id: string, @Req() req: KbRequest) {
+    return { data: await this.memberships.show(req.kbPrincipal!, id) };
+  }
+
+  @Patch('memberships/:id')
+  async update(@Param('id') id: string, @Body() body: UpdateMembershipDto, @Req() req: KbRequest) {
+    return { data: await this.memberships.update(req.kbPrincipal!, id, body) };
+  }
+
+  @Delete('memberships/:id')
+  @HttpCode(204)
+  async delete(@Param('id') id: string, @Req() req: KbRequest) {
+    await this.memberships.delete(req.kbPrincipal!, id);
+  }
+}

@@ -1,0 +1,61 @@
+import { Transform, Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const DEFAULT_PER_PAGE = 15;
+export const MAX_PER_PAGE = 100;
+
+/** `?page=&per_page=&search=` of the admin lists (query strings become numbers here, strictly). */
+export class PageQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'The page field must be an integer.' })
+  @Min(1, { message: 'The page field must be at least 1.' })
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'The per page field must be an integer.' })
+  @Min(1, { message: 'The per page field must be at least 1.' })
+  @Max(MAX_PER_PAGE, { message: `The per page field must not be greater than ${MAX_PER_PAGE}.` })
+  per_page?: number;
+
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString({ message: 'The search field must be a string.' })
+  @MaxLength(255, { message: 'The search field must not be greater than 255 characters.' })
+  search?: string;
+}
+
+/** A Laravel-style length-aware page, the admin surfaces' list shape. */
+export interface Page<T> {
+  data: T[];
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+export interface PageWindow {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export function pageWindow(q: PageQueryDto): PageWindow {
+  const page = q.page ?? 1;
+  const perPage = q.per_page ?? DEFAULT_PER_PAGE;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export function toPage<T>(data: T[], total: number, w: PageWindow): Page<T> {
+  return { data, current_page: w.page, per_page: w.perPage, total, last_page: Math.max(1, Math.ceil(total / w.perPage)) };
+}
+
+/** A case-insensitive "contains" pattern for ILIKE in which %, _ and \ match themselves; null for no search. */
+export function containsPattern(search: string | undefined): string | null {
+  if (search === undefined || search === '') return null;
+  return `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** Row ids are bigserial: anything else cannot name a row (and must not reach a bigint cast). */
+export const isRowId = (id: string) => /^[1-9][0-9]{0,17}$/.test(id);

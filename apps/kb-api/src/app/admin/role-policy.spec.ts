@@ -1,0 +1,45 @@
+import type { Role } from '../identity/rbac';
+import { manageRefusal, rankOf, roleChangeRefusal } from './role-policy';
+
+const who = (userId: string, ...roles: Role[]) => ({ userId, roles });
+
+describe('admin role policy', () => {
+  const admin = who('1', 'admin');
+  const superAdmin = who('2', 'super-admin');
+
+  it('ranks by the most powerful role', () => {
+    expect(rankOf([])).toBe(0);
+    expect(rankOf(['viewer', 'admin'])).toBe(4);
+    expect(rankOf(['super-admin'])).toBe(5);
+  });
+
+  it('lets an admin grant roles up to their own rank, but not super-admin', () => {
+    expect(roleChangeRefusal(admin, who('9', 'viewer'), ['viewer', 'editor', 'admin'])).toBeNull();
+    expect(roleChangeRefusal(admin, who('9', 'viewer'), ['super-admin'])).toMatch(/super-admin/);
+    expect(roleChangeRefusal(superAdmin, who('9', 'viewer'), ['super-admin'])).toBeNull();
+  });
+
+  it('refuses any addition to your own roles, while dropping is allowed', () => {
+    expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin', 'editor'])).toMatch(/your own roles/);
+    expect(roleChangeRefusal(superAdmin, who('2', 'super-admin'), ['super-admin', 'dpo'])).toMatch(/your own roles/);
+    expect(roleChangeRefusal(who('1', 'admin', 'editor'), who('1', 'admin', 'editor'), ['admin'])).toBeNull();
+    expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin'])).toBeNull();
+  });
+
+  it('keeps users who outrank the actor out of reach', () => {
+    const target = who('7', 'super-admin');
+    expect(manageRefusal(admin, target)).toMatch(/outranks/);
+    expect(roleChangeRefusal(admin, target, ['viewer'])).toMatch(/outranks/);
+    expect(manageRefusal(admin, who('8', 'admin'))).toBeNull();
+    expect(manageRefusal(superAdmin, target)).toBeNull();
+  });
+
+  it('refuses removing a role ranked above the actor', () => {
+    // An admin who also reaches a user holding super-admin and viewer is already refused as outranked;
+    // a dpo-less admin removing dpo (rank 3) from an editor is fine.
+    expect(roleChangeRefusal(admin, who('9', 'editor', 'dpo'), ['editor'])).toBeNull();
+    expect(roleChangeRefusal(who('3', 'editor'), who('9', 'viewer', 'dpo'), ['viewer'])).toMatch(/outranks/);
+    expect(roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer', 'dpo'), ['viewer', 'dpo', 'editor'])).toBeNull();
+    expect(roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer'), ['admin'])).toMatch(/ranks above yours/);
+  });
+});

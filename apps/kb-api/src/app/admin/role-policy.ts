@@ -1,0 +1,38 @@
+import { Role, ROLE_RANK } from '../identity/rbac';
+
+export interface RoleHolder {
+  userId: string;
+  roles: readonly Role[];
+}
+
+/** The most powerful role's rank; 0 without roles. */
+export const rankOf = (roles: readonly Role[]) => roles.reduce((max, r) => Math.max(max, ROLE_RANK[r]), 0);
+
+/**
+ * Why `actor` may not manage `target` at all (edit, deactivate, memberships), or null when allowed:
+ * an account that outranks the actor is out of reach, otherwise an admin could take over a
+ * super-admin by changing its email and resetting the password.
+ */
+export function manageRefusal(actor: RoleHolder, target: RoleHolder): string | null {
+  if (actor.userId !== target.userId && rankOf(target.roles) > rankOf(actor.roles)) return 'You may not manage a user whose role outranks yours.';
+  return null;
+}
+
+/**
+ * Why `actor` may not change `target`'s roles from `target.roles` to `next`, or null when allowed.
+ * Nobody adds roles to themselves (dropping is fine); nobody grants or removes a role ranked above
+ * their own; only a super-admin grants or removes super-admin.
+ */
+export function roleChangeRefusal(actor: RoleHolder, target: RoleHolder, next: readonly Role[]): string | null {
+  const manage = manageRefusal(actor, target);
+  if (manage) return manage;
+  const added = next.filter((r) => !target.roles.includes(r));
+  const removed = target.roles.filter((r) => !next.includes(r));
+  if (actor.userId === target.userId && added.length > 0) return 'You may not raise your own roles.';
+  const own = rankOf(actor.roles);
+  for (const role of [...added, ...removed]) {
+    if (role === 'super-admin' && !actor.roles.includes('super-admin')) return 'Only a super-admin may grant or remove the super-admin role.';
+    if (ROLE_RANK[role] > own) return `You may not grant or remove the ${role} role, which ranks above yours.`;
+  }
+  return null;
+}
