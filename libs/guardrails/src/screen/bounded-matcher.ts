@@ -114,9 +114,10 @@ export class BoundedMatcher {
     });
   }
 
-  /** Starts the thread and compiles `ruleset` ahead of the first prompt. */
+  /** Starts the thread and compiles `ruleset` (and reads its literals) ahead of the first prompt. */
   async warmUp(ruleset?: Ruleset): Promise<void> {
     if (ruleset && ruleset.rules.length > 0) {
+      prefilterFor(ruleset);
       const last = ruleset.rules.length - 1;
       await this.submit(ruleset, '', last, [last], true);
       return;
