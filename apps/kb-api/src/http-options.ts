@@ -5,4 +5,5 @@ import { KbErrorFilter } from './app/errors/kb-errors';
 export const httpOptions: HttpAppOptions = {
   // The knowledge base answers `{message}`, `{message, errors}` or `{error, message}` (reference kb §2.1).
   filter: new KbErrorFilter(),
+  bodyLimitEnv: 'KB_MAX_BODY_BYTES',
 };

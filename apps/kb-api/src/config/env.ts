@@ -58,6 +58,12 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @IsEmail({ require_tld: false })
   KB_MAIL_FROM: string = 'kb@localhost';
 
+  /** Largest accepted JSON body in bytes (an ingest batch); larger answers 413. */
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024 * 1024)
+  KB_MAX_BODY_BYTES: number = 64 * 1024 * 1024;
+
   /** Where ingested originals are written (local disk). */
   @IsString()
   KB_STORAGE_PATH: string = '.data/kb-documents';
@@ -65,6 +71,15 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   /** Project of an ingested document that names none. */
   @Matches(/^.{1,120}$/)
   KB_INGEST_DEFAULT_PROJECT: string = 'default';
+
+  /**
+   * How long the worker holds a job's lock without renewing it; a killed worker's jobs go back to
+   * the queue once it lapses (BullMQ's stalled-job check runs at the same interval).
+   */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  KB_WORKER_LOCK_MS: number = 30_000;
 
   /** Answering provider: `none` (extractive answer, no tokens) or `openai` (an OpenAI-compatible endpoint). */
   @IsIn(['none', 'openai'])

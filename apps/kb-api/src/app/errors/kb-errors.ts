@@ -61,7 +61,7 @@ export class KbErrorFilter implements ExceptionFilter {
       res.status(exception.getStatus()).json({ error: exception.code, message: exception.message, ...exception.extra });
       return;
     }
-    const status = exception instanceof HttpException ? exception.getStatus() : 500;
+    const status = exception instanceof HttpException ? exception.getStatus() : clientErrorStatus(exception) ?? 500;
     if (status >= 500) {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
       res.status(status).json({ message: 'Server error.' });
@@ -74,6 +74,12 @@ export class KbErrorFilter implements ExceptionFilter {
     // A missing resource or route is also named by code, as the other areas do.
     res.status(status).json(status === 404 ? { error: 'not_found', message } : { message });
   }
+}
+
+/** The 4xx of an error raised before routing (body parser: malformed JSON 400, oversized 413). */
+function clientErrorStatus(e: unknown): number | undefined {
+  const status = (e as { status?: unknown; expose?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: unknown }).expose === true ? status : undefined;
 }
 
 /** An HTTP error whose message is meant for the caller as written. */

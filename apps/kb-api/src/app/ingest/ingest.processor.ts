@@ -1,12 +1,20 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { loadEnv } from '@platform/config';
 import { QUEUES } from '@platform/contracts';
 import { Job } from 'bullmq';
 import { PinoLogger } from 'nestjs-pino';
 import { IndexerService } from './indexer.service';
 import type { IngestJobData } from './ingest.service';
+import { KbApiEnv } from '../../config/env';
+
+/** Read when the worker module loads: the processor's lock and stalled-job check follow KB_WORKER_LOCK_MS. */
+function workerOptions() {
+  const lockDuration = loadEnv(KbApiEnv).KB_WORKER_LOCK_MS;
+  return { concurrency: 4, lockDuration, stalledInterval: lockDuration };
+}
 
 /** Runs IngestDocumentJob in the kb worker; retries with backoff, the last failure marks the document. */
-@Processor(QUEUES.kbIngest, { concurrency: 4 })
+@Processor(QUEUES.kbIngest, workerOptions())
 export class IngestProcessor extends WorkerHost {
   constructor(
     private readonly indexer: IndexerService,
