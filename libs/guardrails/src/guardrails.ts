@@ -140,7 +140,10 @@ export function createGuardrails(
       return settings;
     },
     updateSettings(next) {
+      const before = activeRuleset().version;
       settings = next;
+      // Compile the new rules now, so the first prompt after a change does not pay for it.
+      if (activeRuleset().version !== before) matcher.warmUp(activeRuleset()).catch((e: unknown) => onPortError(e, 'matcher_warm_up'));
     },
     get rulesetVersion() {
       return activeRuleset().version;
