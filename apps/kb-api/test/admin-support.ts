@@ -11,15 +11,22 @@ export interface Caller {
 
 export async function callerWith(baseUrl: string, db: DataSource, u: UserFixture): Promise<Caller> {
   const user = await createUser(db, u);
-  const r = await new KbClient(baseUrl).call('POST', '/api/auth/token', { body: { email: user.email, password: user.password } });
+  const r = await new KbClient(baseUrl).call('POST', '/api/auth/token', {
+    body: { email: user.email, password: user.password },
+  });
   if (r.status !== 201) throw new Error(`token issue for ${user.email} answered ${r.status}`);
   return { ...user, token: r.body.token };
 }
 
 /** A signed-in cookie session (the SPA's client). */
-export async function sessionOf(baseUrl: string, user: { email: string; password: string }): Promise<KbClient> {
+export async function sessionOf(
+  baseUrl: string,
+  user: { email: string; password: string },
+): Promise<KbClient> {
   const c = new KbClient(baseUrl);
-  const r = await c.call('POST', '/api/auth/login', { body: { email: user.email, password: user.password } });
+  const r = await c.call('POST', '/api/auth/login', {
+    body: { email: user.email, password: user.password },
+  });
   if (r.status !== 200) throw new Error(`login of ${user.email} answered ${r.status}`);
   return c;
 }

@@ -16,9 +16,17 @@ interface TenantWorld {
  * Every id-addressed route of the accounts admin surface, tried by one tenant's admin with another
  * tenant's ids. (Roles are named, not id-addressed, and /api/system-admin is global by design.)
  */
-const idRoutes = (userId: string, membershipId: string, project: string): Array<[string, string, unknown?]> => [
+const idRoutes = (
+  userId: string,
+  membershipId: string,
+  project: string,
+): Array<[string, string, unknown?]> => [
   ['GET', `/api/admin/users/${userId}`],
-  ['PATCH', `/api/admin/users/${userId}`, { name: 'Hijacked', email: 'hijacked@evil.test', roles: ['viewer'] }],
+  [
+    'PATCH',
+    `/api/admin/users/${userId}`,
+    { name: 'Hijacked', email: 'hijacked@evil.test', roles: ['viewer'] },
+  ],
   ['PATCH', `/api/admin/users/${userId}`, { active: false }],
   ['POST', `/api/admin/users/${userId}/deactivate`],
   ['GET', `/api/admin/users/${userId}/memberships`],
@@ -35,24 +43,53 @@ describe('kb-api admin tenant isolation', () => {
   let stop: () => Promise<void>;
   let acme: TenantWorld;
   let globex: TenantWorld;
-  const as = (who: Caller, method: string, path: string, o: { body?: unknown; tenant?: string } = {}) =>
-    new KbClient(svc.url).call(method, path, { token: who.token, body: o.body, headers: o.tenant ? { 'x-tenant-id': o.tenant } : {} });
+  const as = (
+    who: Caller,
+    method: string,
+    path: string,
+    o: { body?: unknown; tenant?: string } = {},
+  ) =>
+    new KbClient(svc.url).call(method, path, {
+      token: who.token,
+      body: o.body,
+      headers: o.tenant ? { 'x-tenant-id': o.tenant } : {},
+    });
 
   /** Everything an admin write could touch, so "nothing changed" is checked on rows, not on answers. */
   const snapshot = async () => ({
-    users: await db.query('SELECT id, tenant_id, name, email, email_key, active, updated_at FROM kb_users ORDER BY id'),
-    roles: await db.query('SELECT tenant_id, user_id, role FROM kb_user_roles ORDER BY tenant_id, user_id, role'),
-    memberships: await db.query('SELECT id, tenant_id, user_id, project_key, role, scope, updated_at FROM kb_memberships ORDER BY id'),
+    users: await db.query(
+      'SELECT id, tenant_id, name, email, email_key, active, updated_at FROM kb_users ORDER BY id',
+    ),
+    roles: await db.query(
+      'SELECT tenant_id, user_id, role FROM kb_user_roles ORDER BY tenant_id, user_id, role',
+    ),
+    memberships: await db.query(
+      'SELECT id, tenant_id, user_id, project_key, role, scope, updated_at FROM kb_memberships ORDER BY id',
+    ),
     sessions: await db.query('SELECT id, user_id FROM kb_sessions ORDER BY id'),
     tokens: await db.query('SELECT id, user_id FROM kb_personal_access_tokens ORDER BY id'),
   });
 
   const world = async (tenant: string, project: string): Promise<TenantWorld> => {
-    const admin = await callerWith(svc.url, db, { email: `admin@${tenant}.test`, tenant, roles: ['admin'] });
-    const user = await callerWith(svc.url, db, { email: `user@${tenant}.test`, tenant, roles: ['editor'] });
+    const admin = await callerWith(svc.url, db, {
+      email: `admin@${tenant}.test`,
+      tenant,
+      roles: ['admin'],
+    });
+    const user = await callerWith(svc.url, db, {
+      email: `user@${tenant}.test`,
+      tenant,
+      roles: ['editor'],
+    });
     await sessionOf(svc.url, user);
-    await db.query('INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, $2, $2), ($1, $3, $3) ON CONFLICT DO NOTHING', [tenant, project, 'default']);
-    const [m] = await db.query('INSERT INTO kb_memberships (tenant_id, user_id, project_key) VALUES ($1, $2, $3) RETURNING id', [tenant, user.id, project]);
+    await db.query(
+      'INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, $2, $2), ($1, $3, $3) ON CONFLICT DO NOTHING',
+      [tenant, project, 'default'],
+    );
+    const [m] = await db.query(
+      'INSERT INTO kb_memberships (tenant_id, user_id, project_key) VALUES ($1, $2, $3) RETURNING id',
+      [tenant, user.id, project],
+    );
     return { tenant, admin, user, membershipId: String(m.id), project };
   };
 
@@ -70,13 +107,25 @@ describe('kb-api admin tenant isolation', () => {
     const actor = from === 'acme' ? acme : globex;
     const victim = to === 'acme' ? acme : globex;
     const before = await snapshot();
-    for (const [method, path, body] of idRoutes(victim.user.id, victim.membershipId, victim.project)) {
+    for (const [method, path, body] of idRoutes(
+      victim.user.id,
+      victim.membershipId,
+      victim.project,
+    )) {
       const r = await as(actor.admin, method, path, { body });
       expect([method, path, r.status, r.body?.error]).toEqual([method, path, 404, 'not_found']);
     }
     // The victim tenant's admin account is another tenant's user too.
-    for (const [method, path, body] of idRoutes(victim.admin.id, victim.membershipId, victim.project).slice(0, 7)) {
-      expect([method, path, (await as(actor.admin, method, path, { body })).status]).toEqual([method, path, 404]);
+    for (const [method, path, body] of idRoutes(
+      victim.admin.id,
+      victim.membershipId,
+      victim.project,
+    ).slice(0, 7)) {
+      expect([method, path, (await as(actor.admin, method, path, { body })).status]).toEqual([
+        method,
+        path,
+        404,
+      ]);
     }
     expect(await snapshot()).toEqual(before);
     expect((await as(victim.user, 'GET', '/api/auth/me')).status).toBe(200);
@@ -84,38 +133,73 @@ describe('kb-api admin tenant isolation', () => {
 
   it("lists and searches only the active tenant's users", async () => {
     const list = await as(acme.admin, 'GET', '/api/admin/users?per_page=100');
-    expect(list.body.data.map((u: { email: string }) => u.email).sort()).toEqual(['admin@acme.test', 'user@acme.test']);
+    expect(list.body.data.map((u: { email: string }) => u.email).sort()).toEqual([
+      'admin@acme.test',
+      'user@acme.test',
+    ]);
     expect((await as(acme.admin, 'GET', '/api/admin/users?search=globex')).body.total).toBe(0);
     const roles = await as(acme.admin, 'GET', '/api/admin/roles');
     expect(roles.body.data.find((r: { name: string }) => r.name === 'editor').users_count).toBe(1);
   });
 
-  it("cannot reach another tenant through X-Tenant-Id (403 tenant_forbidden) and changes nothing", async () => {
+  it('cannot reach another tenant through X-Tenant-Id (403 tenant_forbidden) and changes nothing', async () => {
     const before = await snapshot();
-    for (const [method, path, body] of [['GET', '/api/admin/users'], ['POST', '/api/admin/users', { name: 'Mole', email: 'mole@acme.test', password: 'long enough pw' }], ...idRoutes(globex.user.id, globex.membershipId, globex.project)] as Array<[string, string, unknown?]>) {
+    for (const [method, path, body] of [
+      ['GET', '/api/admin/users'],
+      [
+        'POST',
+        '/api/admin/users',
+        { name: 'Mole', email: 'mole@acme.test', password: 'long enough pw' },
+      ],
+      ...idRoutes(globex.user.id, globex.membershipId, globex.project),
+    ] as Array<[string, string, unknown?]>) {
       const r = await as(acme.admin, method, path, { body, tenant: 'globex' });
-      expect([method, path, r.status, r.body.error]).toEqual([method, path, 403, 'tenant_forbidden']);
+      expect([method, path, r.status, r.body.error]).toEqual([
+        method,
+        path,
+        403,
+        'tenant_forbidden',
+      ]);
     }
     expect(await snapshot()).toEqual(before);
   });
 
   it("a guest membership in another tenant belongs to that tenant's admin, not the guest's home admin", async () => {
     // acme's user is given access to a globex project: the membership row is globex's.
-    const [guest] = await db.query(`INSERT INTO kb_memberships (tenant_id, user_id, project_key) VALUES ('globex', $1, 'globex-docs') RETURNING id`, [acme.user.id]);
+    const [guest] = await db.query(
+      `INSERT INTO kb_memberships (tenant_id, user_id, project_key) VALUES ('globex', $1, 'globex-docs') RETURNING id`,
+      [acme.user.id],
+    );
     const before = await snapshot();
     for (const [method, path, body] of [
       ['GET', `/api/admin/memberships/${guest.id}`],
       ['PATCH', `/api/admin/memberships/${guest.id}`, { scope: 'read' }],
       ['DELETE', `/api/admin/memberships/${guest.id}`],
     ] as Array<[string, string, unknown?]>) {
-      expect([method, path, (await as(acme.admin, method, path, { body })).status]).toEqual([method, path, 404]);
+      expect([method, path, (await as(acme.admin, method, path, { body })).status]).toEqual([
+        method,
+        path,
+        404,
+      ]);
     }
     expect(await snapshot()).toEqual(before);
     // acme's admin lists acme's memberships of their own user only.
-    expect((await as(acme.admin, 'GET', `/api/admin/users/${acme.user.id}/memberships`)).body.data.map((m: { tenant_id: string }) => m.tenant_id)).toEqual(['acme']);
+    expect(
+      (await as(acme.admin, 'GET', `/api/admin/users/${acme.user.id}/memberships`)).body.data.map(
+        (m: { tenant_id: string }) => m.tenant_id,
+      ),
+    ).toEqual(['acme']);
     // globex's admin manages the guest's access to globex.
-    const patched = await as(globex.admin, 'PATCH', `/api/admin/memberships/${guest.id}`, { body: { scope: 'read' } });
-    expect(patched.body.data).toMatchObject({ tenant_id: 'globex', user_id: Number(acme.user.id), scope: 'read' });
-    expect((await as(globex.admin, 'DELETE', `/api/admin/memberships/${guest.id}`)).status).toBe(204);
+    const patched = await as(globex.admin, 'PATCH', `/api/admin/memberships/${guest.id}`, {
+      body: { scope: 'read' },
+    });
+    expect(patched.body.data).toMatchObject({
+      tenant_id: 'globex',
+      user_id: Number(acme.user.id),
+      scope: 'read',
+    });
+    expect((await as(globex.admin, 'DELETE', `/api/admin/memberships/${guest.id}`)).status).toBe(
+      204,
+    );
   });
 });

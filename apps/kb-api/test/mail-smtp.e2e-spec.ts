@@ -12,7 +12,11 @@ interface Received {
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps what it receives (plain SMTP, no auth, like a relay on a private network). */
-async function startMailbox(): Promise<{ port: number; received: Received[]; close: () => Promise<void> }> {
+async function startMailbox(): Promise<{
+  port: number;
+  received: Received[];
+  close: () => Promise<void>;
+}> {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -23,14 +27,22 @@ async function startMailbox(): Promise<{ port: number; received: Received[]; clo
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const from = session.envelope.mailFrom;
-        received.push({ from: from ? from.address : undefined, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          from: from ? from.address : undefined,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         done();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The decoded text body of a single-part message (quoted-printable or plain). */
@@ -39,7 +51,9 @@ function textBody(raw: string): string {
   const headers = raw.slice(0, split);
   const body = raw.slice(split + 4);
   if (!/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return body;
-  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
@@ -65,7 +79,13 @@ describe('kb-api mail over SMTP', () => {
   it('sends the forgot-password mail through the SMTP server, and its reset link works', async () => {
     await createUser(db, { email: 'Mail.User@Mail.test' });
     const c = new KbClient(svc.url);
-    expect((await c.call('POST', '/api/auth/forgot-password', { body: { email: 'mail.user@mail.test' } })).status).toBe(204);
+    expect(
+      (
+        await c.call('POST', '/api/auth/forgot-password', {
+          body: { email: 'mail.user@mail.test' },
+        })
+      ).status,
+    ).toBe(204);
 
     expect(mailbox.received).toHaveLength(1);
     const [mail] = mailbox.received;
@@ -82,15 +102,32 @@ describe('kb-api mail over SMTP', () => {
     expect(url.searchParams.get('email')).toBe('Mail.User@Mail.test');
     const token = url.searchParams.get('token')!;
     const reset = await c.call('POST', '/api/auth/reset-password', {
-      body: { token, email: url.searchParams.get('email'), password: 'a brand new password', password_confirmation: 'a brand new password' },
+      body: {
+        token,
+        email: url.searchParams.get('email'),
+        password: 'a brand new password',
+        password_confirmation: 'a brand new password',
+      },
     });
     expect(reset.status).toBe(204);
-    expect((await c.call('POST', '/api/auth/login', { body: { email: 'mail.user@mail.test', password: 'a brand new password' } })).status).toBe(200);
+    expect(
+      (
+        await c.call('POST', '/api/auth/login', {
+          body: { email: 'mail.user@mail.test', password: 'a brand new password' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('sends nothing for an unknown email, and still answers 204', async () => {
     const before = mailbox.received.length;
-    expect((await new KbClient(svc.url).call('POST', '/api/auth/forgot-password', { body: { email: 'nobody@mail.test' } })).status).toBe(204);
+    expect(
+      (
+        await new KbClient(svc.url).call('POST', '/api/auth/forgot-password', {
+          body: { email: 'nobody@mail.test' },
+        })
+      ).status,
+    ).toBe(204);
     expect(mailbox.received).toHaveLength(before);
   });
 });

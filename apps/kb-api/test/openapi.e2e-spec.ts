@@ -12,9 +12,17 @@ import { TenantsAdminController } from '../src/app/system-admin/tenants-admin.co
 import { startKb } from './kb-test-env';
 
 /** The controllers the document covers: authentication, the accounts admin surfaces and system-admin. */
-const DOCUMENTED = [AuthController, AdminUsersController, RolesController, MembershipsController, TenantsAdminController, KbOpenApiController];
+const DOCUMENTED = [
+  AuthController,
+  AdminUsersController,
+  RolesController,
+  MembershipsController,
+  TenantsAdminController,
+  KbOpenApiController,
+];
 
-const join2 = (a: string, b: string) => `/${[a, b].filter((s) => s && s !== '/').join('/')}`.replace(/\/+/g, '/');
+const join2 = (a: string, b: string) =>
+  `/${[a, b].filter((s) => s && s !== '/').join('/')}`.replace(/\/+/g, '/');
 
 /** Every (method, path) the controllers declare, with :params written as {params}. */
 function declaredRoutes(controllers: Type<unknown>[]): string[] {
@@ -26,7 +34,8 @@ function declaredRoutes(controllers: Type<unknown>[]): string[] {
       const handler = (controller.prototype as Record<string, object>)[name];
       const path = Reflect.getMetadata(PATH_METADATA, handler);
       if (path === undefined) continue;
-      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
+      const method =
+        RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
       routes.push(`${method} ${join2(prefix, String(path)).replace(/:([a-z_]+)/g, '{$1}')}`);
     }
   }
@@ -35,22 +44,31 @@ function declaredRoutes(controllers: Type<unknown>[]): string[] {
 
 describe('kb-api OpenAPI document', () => {
   it('documents exactly the routes of the covered controllers', () => {
-    const documented = Object.entries(KB_OPENAPI.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+    const documented = Object.entries(KB_OPENAPI.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path}`),
+    );
     expect(documented.sort()).toEqual(declaredRoutes(DOCUMENTED));
   });
 
   it('declares every path parameter it uses', () => {
     for (const [path, ops] of Object.entries(KB_OPENAPI.paths)) {
       const inPath = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]).sort();
-      for (const [method, op] of Object.entries(ops as Record<string, { parameters?: Array<{ in: string; name: string }> }>)) {
-        const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      for (const [method, op] of Object.entries(
+        ops as Record<string, { parameters?: Array<{ in: string; name: string }> }>,
+      )) {
+        const declared = (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort();
         expect([method, path, declared]).toEqual([method, path, inPath]);
       }
     }
   });
 
   it('is committed unchanged at docs/api/kb-api.openapi.json (npm run openapi)', () => {
-    const committed = JSON.parse(readFileSync(join(__dirname, '../../../docs/api/kb-api.openapi.json'), 'utf8'));
+    const committed = JSON.parse(
+      readFileSync(join(__dirname, '../../../docs/api/kb-api.openapi.json'), 'utf8'),
+    );
     expect(committed).toEqual(JSON.parse(JSON.stringify(KB_OPENAPI)));
   });
 

@@ -6,8 +6,13 @@ import { PERMISSIONS, ROLES } from './identity/rbac';
 const json = (schema: object) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const body = (schema: object, required = true) => ({ required, content: json(schema) });
-const answer = (description: string, schema?: object) => (schema ? { description, content: json(schema) } : { description });
-const data = (schema: object) => ({ type: 'object', required: ['data'], properties: { data: schema } });
+const answer = (description: string, schema?: object) =>
+  schema ? { description, content: json(schema) } : { description };
+const data = (schema: object) => ({
+  type: 'object',
+  required: ['data'],
+  properties: { data: schema },
+});
 const page = (item: object) => ({
   type: 'object',
   required: ['data', 'current_page', 'per_page', 'total', 'last_page'],
@@ -25,37 +30,81 @@ const id = { type: 'integer', minimum: 1 };
 const dateTime = { type: 'string', format: 'date-time' };
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 
-const e401 = answer('Guest: no session cookie or bearer token `{message: "Unauthenticated."}`', ref('Message'));
-const e403 = answer('The caller lacks the role, capability or permission `{message}`; CSRF failure `{error: "csrf_token_mismatch"}`; foreign tenant `{error: "tenant_forbidden"}`; suspended tenant `{error: "tenant_suspended"}`', ref('Error'));
-const e404 = answer('Missing, or another tenant\'s row `{error: "not_found", message}`', ref('Error'));
-const e422 = answer('Validation failure `{message, errors: {field: [messages]}}`', ref('ValidationError'));
+const e401 = answer(
+  'Guest: no session cookie or bearer token `{message: "Unauthenticated."}`',
+  ref('Message'),
+);
+const e403 = answer(
+  'The caller lacks the role, capability or permission `{message}`; CSRF failure `{error: "csrf_token_mismatch"}`; foreign tenant `{error: "tenant_forbidden"}`; suspended tenant `{error: "tenant_suspended"}`',
+  ref('Error'),
+);
+const e404 = answer(
+  'Missing, or another tenant\'s row `{error: "not_found", message}`',
+  ref('Error'),
+);
+const e422 = answer(
+  'Validation failure `{message, errors: {field: [messages]}}`',
+  ref('ValidationError'),
+);
 const guarded = { '401': e401, '403': e403 };
-const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } });
+const pathId = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+});
 const userParam = pathId('user', 'User id (of the active tenant)');
 const membershipParam = pathId('id', 'Membership id (of the active tenant)');
 const tenantHeader = {
   name: 'X-Tenant-Id',
   in: 'header',
   required: false,
-  description: 'The active tenant; default: the caller\'s home tenant. A malformed id answers 400 `invalid_tenant_id`.',
+  description:
+    "The active tenant; default: the caller's home tenant. A malformed id answers 400 `invalid_tenant_id`.",
   schema: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' },
 };
 const pageParams = [
   { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } },
+  {
+    name: 'per_page',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE },
+  },
 ];
-const searchParam = (what: string) => ({ name: 'search', in: 'query', description: `Case-insensitive substring of ${what} (% and _ match themselves)`, schema: { type: 'string', maxLength: 255 } });
+const searchParam = (what: string) => ({
+  name: 'search',
+  in: 'query',
+  description: `Case-insensitive substring of ${what} (% and _ match themselves)`,
+  schema: { type: 'string', maxLength: 255 },
+});
 const G1 = 'Gate G1 (`role:admin|super-admin`) in the active tenant.';
-const escalation = '403 `role_escalation_forbidden` when the target outranks the caller, a role above the caller\'s rank (or super-admin, unless the caller is one) is granted or removed, or the caller adds roles to themselves.';
+const escalation =
+  "403 `role_escalation_forbidden` when the target outranks the caller, a role above the caller's rank (or super-admin, unless the caller is one) is granted or removed, or the caller adds roles to themselves.";
 
 const tenantSchema = {
   type: 'object',
-  properties: { id: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' }, name: str, status: { enum: ['active', 'suspended'] }, users_count: { type: 'integer', minimum: 0 }, created_at: dateTime, updated_at: dateTime },
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' },
+    name: str,
+    status: { enum: ['active', 'suspended'] },
+    users_count: { type: 'integer', minimum: 0 },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
 };
-const tenantParam = { name: 'tenant', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' } };
+const tenantParam = {
+  name: 'tenant',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' },
+};
 const platformOnly = {
   '401': e401,
-  '403': answer('The caller does not hold the global platform.admin permission (a tenant super-admin does not) `{message}`', ref('Message')),
+  '403': answer(
+    'The caller does not hold the global platform.admin permission (a tenant super-admin does not) `{message}`',
+    ref('Message'),
+  ),
 };
 
 export const KB_OPENAPI = {
@@ -66,56 +115,107 @@ export const KB_OPENAPI = {
     description:
       'Authentication, the tenant admin surfaces for users, roles, permissions and project memberships, and the system-admin tenant control. ' +
       'Callers authenticate with the session cookie set by login (unsafe methods echo the XSRF-TOKEN cookie in X-XSRF-TOKEN) or a bearer personal access token. ' +
-      'Every tenant-scoped route acts in the active tenant (X-Tenant-Id, else the caller\'s home tenant); another tenant\'s ids answer 404.',
+      "Every tenant-scoped route acts in the active tenant (X-Tenant-Id, else the caller's home tenant); another tenant's ids answer 404.",
   },
   servers: [{ url: '/' }],
   security: [{ session: [] }, { bearer: [] }],
   paths: {
     '/api/auth/login': {
       post: {
-        summary: 'Session login; sets the httpOnly kb_session cookie and the readable XSRF-TOKEN cookie',
+        summary:
+          'Session login; sets the httpOnly kb_session cookie and the readable XSRF-TOKEN cookie',
         security: [],
         requestBody: body(ref('Credentials')),
         responses: {
-          '200': answer('Signed in', { type: 'object', properties: { user: ref('PublicUser'), abilities: { type: 'array', items: str, maxItems: 0 } } }),
-          '422': answer('Wrong or unknown credentials, inactive account, or `errors.code: ["two_factor_required"]`', ref('ValidationError')),
-          '429': answer('Too many failures for this email and IP (validation shape, `errors.email`, Retry-After)', ref('ValidationError')),
+          '200': answer('Signed in', {
+            type: 'object',
+            properties: {
+              user: ref('PublicUser'),
+              abilities: { type: 'array', items: str, maxItems: 0 },
+            },
+          }),
+          '422': answer(
+            'Wrong or unknown credentials, inactive account, or `errors.code: ["two_factor_required"]`',
+            ref('ValidationError'),
+          ),
+          '429': answer(
+            'Too many failures for this email and IP (validation shape, `errors.email`, Retry-After)',
+            ref('ValidationError'),
+          ),
         },
       },
     },
-    '/api/auth/logout': { post: { summary: 'Ends the session and clears its cookies', responses: { '204': answer('Signed out'), ...guarded } } },
+    '/api/auth/logout': {
+      post: {
+        summary: 'Ends the session and clears its cookies',
+        responses: { '204': answer('Signed out'), ...guarded },
+      },
+    },
     '/api/auth/me': {
       get: {
-        summary: 'The caller, their roles, permissions and projects in the active tenant, and their tenants',
+        summary:
+          'The caller, their roles, permissions and projects in the active tenant, and their tenants',
         parameters: [tenantHeader],
-        responses: { '200': answer('The caller', ref('Me')), '401': e401, '403': answer('An integration token without a user, or a tenant refusal', ref('Error')) },
+        responses: {
+          '200': answer('The caller', ref('Me')),
+          '401': e401,
+          '403': answer('An integration token without a user, or a tenant refusal', ref('Error')),
+        },
       },
     },
     '/api/auth/forgot-password': {
       post: {
-        summary: 'Mails a single-use reset link (60 minutes) when the email belongs to an active account; the answer never tells',
+        summary:
+          'Mails a single-use reset link (60 minutes) when the email belongs to an active account; the answer never tells',
         security: [],
-        requestBody: body({ type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email', maxLength: 255 } } }),
-        responses: { '204': answer('Accepted'), '422': e422, '429': answer('throttle:forgot (per IP per minute)', ref('ValidationError')) },
+        requestBody: body({
+          type: 'object',
+          required: ['email'],
+          properties: { email: { type: 'string', format: 'email', maxLength: 255 } },
+        }),
+        responses: {
+          '204': answer('Accepted'),
+          '422': e422,
+          '429': answer('throttle:forgot (per IP per minute)', ref('ValidationError')),
+        },
       },
     },
     '/api/auth/reset-password': {
       post: {
-        summary: 'Sets a new password with a reset link; ends every session and token of the account',
+        summary:
+          'Sets a new password with a reset link; ends every session and token of the account',
         security: [],
         requestBody: body({
           type: 'object',
           required: ['token', 'email', 'password', 'password_confirmation'],
-          properties: { token: { type: 'string', maxLength: 200 }, email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 1024 }, password_confirmation: str },
+          properties: {
+            token: { type: 'string', maxLength: 200 },
+            email: { type: 'string', format: 'email' },
+            password: { type: 'string', minLength: 8, maxLength: 1024 },
+            password_confirmation: str,
+          },
         }),
-        responses: { '204': answer('Password changed'), '422': answer('`errors.email` (bad, used or expired token) or `errors.password`', ref('ValidationError')) },
+        responses: {
+          '204': answer('Password changed'),
+          '422': answer(
+            '`errors.email` (bad, used or expired token) or `errors.password`',
+            ref('ValidationError'),
+          ),
+        },
       },
     },
     '/api/auth/2fa/enable': {
       post: {
         summary: 'Starts TOTP enrolment',
         responses: {
-          '201': answer('Secret and recovery codes, shown once', { type: 'object', properties: { secret: str, otpauth_url: str, recovery_codes: { type: 'array', items: str } } }),
+          '201': answer('Secret and recovery codes, shown once', {
+            type: 'object',
+            properties: {
+              secret: str,
+              otpauth_url: str,
+              recovery_codes: { type: 'array', items: str },
+            },
+          }),
           '409': answer('Already enabled', ref('Message')),
           ...guarded,
         },
@@ -125,28 +225,55 @@ export const KB_OPENAPI = {
       post: {
         summary: 'Confirms enrolment, or checks a code once enabled',
         requestBody: body(ref('SecondFactor')),
-        responses: { '200': answer('Verified', { type: 'object', properties: { two_factor_enabled: { const: true } } }), '409': answer('Enrolment not started', ref('Message')), '422': e422, ...guarded },
+        responses: {
+          '200': answer('Verified', {
+            type: 'object',
+            properties: { two_factor_enabled: { const: true } },
+          }),
+          '409': answer('Enrolment not started', ref('Message')),
+          '422': e422,
+          ...guarded,
+        },
       },
     },
     '/api/auth/2fa/disable': {
       post: {
         summary: 'Turns two-factor authentication off with a current code or a recovery code',
         requestBody: body(ref('SecondFactor')),
-        responses: { '204': answer('Disabled'), '409': answer('Not enabled', ref('Message')), '422': e422, ...guarded },
+        responses: {
+          '204': answer('Disabled'),
+          '409': answer('Not enabled', ref('Message')),
+          '422': e422,
+          ...guarded,
+        },
       },
     },
     '/api/auth/token': {
       post: {
-        summary: 'Issues a personal access token (abilities kb:read and kb:chat, 30 days) without session or CSRF',
+        summary:
+          'Issues a personal access token (abilities kb:read and kb:chat, 30 days) without session or CSRF',
         security: [],
         requestBody: body({
           type: 'object',
           required: ['email', 'password'],
-          properties: { email: { type: 'string', format: 'email' }, password: str, device_name: { type: 'string', maxLength: 120, default: 'desktop-demo' }, code: str, recovery_code: str },
+          properties: {
+            email: { type: 'string', format: 'email' },
+            password: str,
+            device_name: { type: 'string', maxLength: 120, default: 'desktop-demo' },
+            code: str,
+            recovery_code: str,
+          },
         }),
         responses: {
-          '201': answer('The token, shown once', { type: 'object', required: ['token', 'token_type', 'user'], properties: { token: str, token_type: { const: 'Bearer' }, user: ref('PublicUser') } }),
-          '422': answer('Wrong or unknown credentials, inactive account, or invalid body', ref('ValidationError')),
+          '201': answer('The token, shown once', {
+            type: 'object',
+            required: ['token', 'token_type', 'user'],
+            properties: { token: str, token_type: { const: 'Bearer' }, user: ref('PublicUser') },
+          }),
+          '422': answer(
+            'Wrong or unknown credentials, inactive account, or invalid body',
+            ref('ValidationError'),
+          ),
           '429': answer('After 5 failed attempts', ref('ValidationError')),
         },
       },
@@ -155,7 +282,11 @@ export const KB_OPENAPI = {
       post: {
         summary: 'Deletes the calling personal access token (bearer callers only)',
         security: [{ bearer: [] }],
-        responses: { '204': answer('Revoked'), '401': e401, '403': answer('Not a personal access token', ref('Message')) },
+        responses: {
+          '204': answer('Revoked'),
+          '401': e401,
+          '403': answer('Not a personal access token', ref('Message')),
+        },
       },
     },
 
@@ -187,7 +318,14 @@ export const KB_OPENAPI = {
             active: { type: 'boolean', default: true },
           },
         }),
-        responses: { '201': answer('Created', data(ref('User'))), '422': answer('Invalid body, or `errors.email` when the email is taken', ref('ValidationError')), ...guarded },
+        responses: {
+          '201': answer('Created', data(ref('User'))),
+          '422': answer(
+            'Invalid body, or `errors.email` when the email is taken',
+            ref('ValidationError'),
+          ),
+          ...guarded,
+        },
       },
     },
     '/api/admin/users/{user}': {
@@ -210,7 +348,12 @@ export const KB_OPENAPI = {
             roles: { type: 'array', items: { enum: ROLES }, uniqueItems: true },
           },
         }),
-        responses: { '200': answer('The updated user', data(ref('User'))), '404': e404, '422': e422, ...guarded },
+        responses: {
+          '200': answer('The updated user', data(ref('User'))),
+          '404': e404,
+          '422': e422,
+          ...guarded,
+        },
       },
     },
     '/api/admin/users/{user}/deactivate': {
@@ -218,7 +361,11 @@ export const KB_OPENAPI = {
         summary: 'Deactivates the account and ends all its sessions and personal access tokens',
         description: `${G1} The account is global: it can no longer sign in anywhere. 403 \`cannot_deactivate_self\` for yourself; 403 \`role_escalation_forbidden\` when the user outranks you.`,
         parameters: [tenantHeader, userParam],
-        responses: { '200': answer('The deactivated user', data(ref('User'))), '404': e404, ...guarded },
+        responses: {
+          '200': answer('The deactivated user', data(ref('User'))),
+          '404': e404,
+          ...guarded,
+        },
       },
     },
     '/api/admin/users/{user}/memberships': {
@@ -226,7 +373,12 @@ export const KB_OPENAPI = {
         summary: "A user's project memberships in the active tenant",
         description: G1,
         parameters: [tenantHeader, userParam, ...pageParams, searchParam('the project key')],
-        responses: { '200': answer('A page of memberships', page(ref('Membership'))), '404': e404, '422': e422, ...guarded },
+        responses: {
+          '200': answer('A page of memberships', page(ref('Membership'))),
+          '404': e404,
+          '422': e422,
+          ...guarded,
+        },
       },
       post: {
         summary: 'Adds the user to a project of the active tenant',
@@ -235,19 +387,45 @@ export const KB_OPENAPI = {
         requestBody: body({
           type: 'object',
           required: ['project_key'],
-          properties: { project_key: { type: 'string', minLength: 1, maxLength: 120 }, role: { enum: MEMBERSHIP_ROLES, default: 'member' }, scope: { enum: MEMBERSHIP_SCOPES, default: 'full' } },
+          properties: {
+            project_key: { type: 'string', minLength: 1, maxLength: 120 },
+            role: { enum: MEMBERSHIP_ROLES, default: 'member' },
+            scope: { enum: MEMBERSHIP_SCOPES, default: 'full' },
+          },
         }),
-        responses: { '201': answer('Created', data(ref('Membership'))), '404': e404, '422': e422, ...guarded },
+        responses: {
+          '201': answer('Created', data(ref('Membership'))),
+          '404': e404,
+          '422': e422,
+          ...guarded,
+        },
       },
     },
     '/api/admin/memberships/{id}': {
-      get: { summary: 'One membership of the active tenant', description: G1, parameters: [tenantHeader, membershipParam], responses: { '200': answer('The membership', data(ref('Membership'))), '404': e404, ...guarded } },
+      get: {
+        summary: 'One membership of the active tenant',
+        description: G1,
+        parameters: [tenantHeader, membershipParam],
+        responses: {
+          '200': answer('The membership', data(ref('Membership'))),
+          '404': e404,
+          ...guarded,
+        },
+      },
       patch: {
         summary: "Changes a membership's role or scope",
         description: `${G1} 403 \`role_escalation_forbidden\` when the member outranks you in the tenant.`,
         parameters: [tenantHeader, membershipParam],
-        requestBody: body({ type: 'object', properties: { role: { enum: MEMBERSHIP_ROLES }, scope: { enum: MEMBERSHIP_SCOPES } } }),
-        responses: { '200': answer('The updated membership', data(ref('Membership'))), '404': e404, '422': e422, ...guarded },
+        requestBody: body({
+          type: 'object',
+          properties: { role: { enum: MEMBERSHIP_ROLES }, scope: { enum: MEMBERSHIP_SCOPES } },
+        }),
+        responses: {
+          '200': answer('The updated membership', data(ref('Membership'))),
+          '404': e404,
+          '422': e422,
+          ...guarded,
+        },
       },
       delete: {
         summary: 'Removes a membership',
@@ -258,10 +436,14 @@ export const KB_OPENAPI = {
     },
     '/api/admin/roles': {
       get: {
-        summary: 'The seeded roles, most powerful first, with their permissions and holder counts in the active tenant',
+        summary:
+          'The seeded roles, most powerful first, with their permissions and holder counts in the active tenant',
         description: G1,
         parameters: [tenantHeader],
-        responses: { '200': answer('The roles', data({ type: 'array', items: ref('Role') })), ...guarded },
+        responses: {
+          '200': answer('The roles', data({ type: 'array', items: ref('Role') })),
+          ...guarded,
+        },
       },
     },
     '/api/admin/roles/{role}': {
@@ -270,9 +452,23 @@ export const KB_OPENAPI = {
         description:
           `${G1} Also needs roles.manage in the active tenant and, because a role's grants hold in every tenant, the global platform.admin permission. ` +
           'The super-admin role always holds every permission (422).',
-        parameters: [tenantHeader, { name: 'role', in: 'path', required: true, schema: { enum: ROLES } }],
-        requestBody: body({ type: 'object', required: ['permissions'], properties: { permissions: { type: 'array', items: { enum: PERMISSIONS }, uniqueItems: true } } }),
-        responses: { '200': answer('The role', data(ref('Role'))), '404': e404, '422': e422, ...guarded },
+        parameters: [
+          tenantHeader,
+          { name: 'role', in: 'path', required: true, schema: { enum: ROLES } },
+        ],
+        requestBody: body({
+          type: 'object',
+          required: ['permissions'],
+          properties: {
+            permissions: { type: 'array', items: { enum: PERMISSIONS }, uniqueItems: true },
+          },
+        }),
+        responses: {
+          '200': answer('The role', data(ref('Role'))),
+          '404': e404,
+          '422': e422,
+          ...guarded,
+        },
       },
     },
     '/api/admin/permissions': {
@@ -281,7 +477,20 @@ export const KB_OPENAPI = {
         description: 'G1, or the permissions.view permission.',
         parameters: [tenantHeader],
         responses: {
-          '200': answer('The permissions', data({ type: 'array', items: { type: 'object', properties: { name: { enum: PERMISSIONS }, description: str, roles: { type: 'array', items: { enum: ROLES } } } } })),
+          '200': answer(
+            'The permissions',
+            data({
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  name: { enum: PERMISSIONS },
+                  description: str,
+                  roles: { type: 'array', items: { enum: ROLES } },
+                },
+              },
+            }),
+          ),
           ...guarded,
         },
       },
@@ -291,68 +500,158 @@ export const KB_OPENAPI = {
       get: {
         summary: 'Every tenant, by id',
         description: 'Global (X-Tenant-Id is not read); needs platform.admin.',
-        parameters: [...pageParams, searchParam('the id or name'), { name: 'status', in: 'query', schema: { enum: ['active', 'suspended'] } }],
-        responses: { '200': answer('A page of tenants', page(tenantSchema)), '422': e422, ...platformOnly },
+        parameters: [
+          ...pageParams,
+          searchParam('the id or name'),
+          { name: 'status', in: 'query', schema: { enum: ['active', 'suspended'] } },
+        ],
+        responses: {
+          '200': answer('A page of tenants', page(tenantSchema)),
+          '422': e422,
+          ...platformOnly,
+        },
       },
       post: {
         summary: 'Creates a tenant with its `default` project',
-        description: 'Global; needs platform.admin. 422 `errors.id` when the id is malformed or taken.',
-        requestBody: body({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' }, name: { type: 'string', minLength: 1, maxLength: 255 } } }),
+        description:
+          'Global; needs platform.admin. 422 `errors.id` when the id is malformed or taken.',
+        requestBody: body({
+          type: 'object',
+          required: ['id', 'name'],
+          properties: {
+            id: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' },
+            name: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        }),
         responses: { '201': answer('Created', data(tenantSchema)), '422': e422, ...platformOnly },
       },
     },
     '/api/system-admin/tenants/{tenant}': {
-      get: { summary: 'One tenant', description: 'Global; needs platform.admin.', parameters: [tenantParam], responses: { '200': answer('The tenant', data(tenantSchema)), '404': e404, ...platformOnly } },
+      get: {
+        summary: 'One tenant',
+        description: 'Global; needs platform.admin.',
+        parameters: [tenantParam],
+        responses: {
+          '200': answer('The tenant', data(tenantSchema)),
+          '404': e404,
+          ...platformOnly,
+        },
+      },
     },
     '/api/system-admin/tenants/{tenant}/suspend': {
       post: {
         summary: 'Suspends a tenant: its requests answer 403 tenant_suspended',
         description: 'Global; needs platform.admin.',
         parameters: [tenantParam],
-        responses: { '200': answer('The tenant', data(tenantSchema)), '404': e404, ...platformOnly },
+        responses: {
+          '200': answer('The tenant', data(tenantSchema)),
+          '404': e404,
+          ...platformOnly,
+        },
       },
     },
     '/api/system-admin/tenants/{tenant}/resume': {
-      post: { summary: 'Resumes a suspended tenant', description: 'Global; needs platform.admin.', parameters: [tenantParam], responses: { '200': answer('The tenant', data(tenantSchema)), '404': e404, ...platformOnly } },
+      post: {
+        summary: 'Resumes a suspended tenant',
+        description: 'Global; needs platform.admin.',
+        parameters: [tenantParam],
+        responses: {
+          '200': answer('The tenant', data(tenantSchema)),
+          '404': e404,
+          ...platformOnly,
+        },
+      },
     },
     '/api/kb/openapi.json': {
-      get: { summary: 'This document', security: [], responses: { '200': answer('OpenAPI 3.1 document', { type: 'object' }) } },
+      get: {
+        summary: 'This document',
+        security: [],
+        responses: { '200': answer('OpenAPI 3.1 document', { type: 'object' }) },
+      },
     },
   },
   components: {
     securitySchemes: {
-      session: { type: 'apiKey', in: 'cookie', name: 'kb_session', description: 'Set by POST /api/auth/login; unsafe methods also need X-XSRF-TOKEN = the XSRF-TOKEN cookie' },
-      bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token (kbp_…) from POST /api/auth/token, or an iam access token for integrations' },
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'kb_session',
+        description:
+          'Set by POST /api/auth/login; unsafe methods also need X-XSRF-TOKEN = the XSRF-TOKEN cookie',
+      },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'A personal access token (kbp_…) from POST /api/auth/token, or an iam access token for integrations',
+      },
     },
     schemas: {
       Message: { type: 'object', required: ['message'], properties: { message: str } },
-      Error: { type: 'object', required: ['message'], properties: { error: { type: 'string', description: 'snake_case code, when the error has one' }, message: str } },
+      Error: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          error: { type: 'string', description: 'snake_case code, when the error has one' },
+          message: str,
+        },
+      },
       ValidationError: {
         type: 'object',
         required: ['message', 'errors'],
-        properties: { message: str, errors: { type: 'object', additionalProperties: { type: 'array', items: str } } },
+        properties: {
+          message: str,
+          errors: { type: 'object', additionalProperties: { type: 'array', items: str } },
+        },
       },
       Credentials: {
         type: 'object',
         required: ['email', 'password'],
-        properties: { email: { type: 'string', format: 'email' }, password: str, remember: bool, code: { type: 'string', pattern: '^\\d{6}$' }, recovery_code: str },
+        properties: {
+          email: { type: 'string', format: 'email' },
+          password: str,
+          remember: bool,
+          code: { type: 'string', pattern: '^\\d{6}$' },
+          recovery_code: str,
+        },
       },
-      SecondFactor: { type: 'object', properties: { code: { type: 'string', pattern: '^\\d{6}$' }, recovery_code: str } },
+      SecondFactor: {
+        type: 'object',
+        properties: { code: { type: 'string', pattern: '^\\d{6}$' }, recovery_code: str },
+      },
       PublicUser: { type: 'object', properties: { id, name: str, email: str } },
       Me: {
         type: 'object',
         properties: {
-          user: { type: 'object', properties: { id, name: str, email: str, email_verified_at: nullable(dateTime) } },
+          user: {
+            type: 'object',
+            properties: { id, name: str, email: str, email_verified_at: nullable(dateTime) },
+          },
           tenant_id: str,
           roles: { type: 'array', items: { enum: ROLES } },
           permissions: { type: 'array', items: str },
           platform_admin: bool,
-          projects: { type: 'array', items: { type: 'object', properties: { project_key: str, role: str, scope: str } } },
-          teams: { type: 'array', items: { type: 'object', properties: { tenant_id: str, name: str, projects: { type: 'array', items: str } } } },
+          projects: {
+            type: 'array',
+            items: { type: 'object', properties: { project_key: str, role: str, scope: str } },
+          },
+          teams: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { tenant_id: str, name: str, projects: { type: 'array', items: str } },
+            },
+          },
           preferences: { type: 'object', properties: { theme: str, density: str, language: str } },
           features: { type: 'object' },
           two_factor_enabled: bool,
-          auth: { type: 'object', properties: { kind: { enum: ['session', 'token', 'iam'] }, abilities: nullable({ type: 'array', items: str }) } },
+          auth: {
+            type: 'object',
+            properties: {
+              kind: { enum: ['session', 'token', 'iam'] },
+              abilities: nullable({ type: 'array', items: str }),
+            },
+          },
         },
       },
       User: {
@@ -363,7 +662,11 @@ export const KB_OPENAPI = {
           name: str,
           email: str,
           active: bool,
-          roles: { type: 'array', items: { enum: ROLES }, description: 'Roles in the active tenant' },
+          roles: {
+            type: 'array',
+            items: { enum: ROLES },
+            description: 'Roles in the active tenant',
+          },
           email_verified_at: nullable(dateTime),
           two_factor_enabled: bool,
           created_at: dateTime,
@@ -372,13 +675,25 @@ export const KB_OPENAPI = {
       },
       Membership: {
         type: 'object',
-        properties: { id, user_id: id, tenant_id: str, project_key: str, role: { enum: MEMBERSHIP_ROLES }, scope: { enum: MEMBERSHIP_SCOPES }, created_at: dateTime, updated_at: dateTime },
+        properties: {
+          id,
+          user_id: id,
+          tenant_id: str,
+          project_key: str,
+          role: { enum: MEMBERSHIP_ROLES },
+          scope: { enum: MEMBERSHIP_SCOPES },
+          created_at: dateTime,
+          updated_at: dateTime,
+        },
       },
       Role: {
         type: 'object',
         properties: {
           name: { enum: ROLES },
-          rank: { type: 'integer', description: 'Higher is more powerful; nobody grants a role above their own' },
+          rank: {
+            type: 'integer',
+            description: 'Higher is more powerful; nobody grants a role above their own',
+          },
           description: str,
           permissions: { type: 'array', items: { enum: PERMISSIONS } },
           users_count: { type: 'integer', minimum: 0, description: 'Holders in the active tenant' },

@@ -14,6 +14,13 @@ import { AdminUsersService } from './users/admin-users.service';
 @Module({
   imports: [KbAuthModule],
   controllers: [AdminUsersController, RolesController, MembershipsController],
-  providers: [AdminUsersRepository, AdminUsersService, RolesRepository, RolesService, MembershipsRepository, MembershipsService],
+  providers: [
+    AdminUsersRepository,
+    AdminUsersService,
+    RolesRepository,
+    RolesService,
+    MembershipsRepository,
+    MembershipsService,
+  ],
 })
 export class KbAdminModule {}

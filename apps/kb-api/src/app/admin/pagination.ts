@@ -48,7 +48,13 @@ export function pageWindow(q: PageQueryDto): PageWindow {
 }
 
 export function toPage<T>(data: T[], total: number, w: PageWindow): Page<T> {
-  return { data, current_page: w.page, per_page: w.perPage, total, last_page: Math.max(1, Math.ceil(total / w.perPage)) };
+  return {
+    data,
+    current_page: w.page,
+    per_page: w.perPage,
+    total,
+    last_page: Math.max(1, Math.ceil(total / w.perPage)),
+  };
 }
 
 /** A case-insensitive "contains" pattern for ILIKE in which %, _ and \ match themselves; null for no search. */

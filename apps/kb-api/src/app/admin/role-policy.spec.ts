@@ -20,9 +20,15 @@ describe('admin role policy', () => {
   });
 
   it('refuses any addition to your own roles, while dropping is allowed', () => {
-    expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin', 'editor'])).toMatch(/your own roles/);
-    expect(roleChangeRefusal(superAdmin, who('2', 'super-admin'), ['super-admin', 'dpo'])).toMatch(/your own roles/);
-    expect(roleChangeRefusal(who('1', 'admin', 'editor'), who('1', 'admin', 'editor'), ['admin'])).toBeNull();
+    expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin', 'editor'])).toMatch(
+      /your own roles/,
+    );
+    expect(roleChangeRefusal(superAdmin, who('2', 'super-admin'), ['super-admin', 'dpo'])).toMatch(
+      /your own roles/,
+    );
+    expect(
+      roleChangeRefusal(who('1', 'admin', 'editor'), who('1', 'admin', 'editor'), ['admin']),
+    ).toBeNull();
     expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin'])).toBeNull();
   });
 
@@ -38,8 +44,14 @@ describe('admin role policy', () => {
     // An admin who also reaches a user holding super-admin and viewer is already refused as outranked;
     // a dpo-less admin removing dpo (rank 3) from an editor is fine.
     expect(roleChangeRefusal(admin, who('9', 'editor', 'dpo'), ['editor'])).toBeNull();
-    expect(roleChangeRefusal(who('3', 'editor'), who('9', 'viewer', 'dpo'), ['viewer'])).toMatch(/outranks/);
-    expect(roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer', 'dpo'), ['viewer', 'dpo', 'editor'])).toBeNull();
-    expect(roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer'), ['admin'])).toMatch(/ranks above yours/);
+    expect(roleChangeRefusal(who('3', 'editor'), who('9', 'viewer', 'dpo'), ['viewer'])).toMatch(
+      /outranks/,
+    );
+    expect(
+      roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer', 'dpo'), ['viewer', 'dpo', 'editor']),
+    ).toBeNull();
+    expect(roleChangeRefusal(who('3', 'dpo'), who('9', 'viewer'), ['admin'])).toMatch(
+      /ranks above yours/,
+    );
   });
 });

@@ -6,7 +6,8 @@ export interface RoleHolder {
 }
 
 /** The most powerful role's rank; 0 without roles. */
-export const rankOf = (roles: readonly Role[]) => roles.reduce((max, r) => Math.max(max, ROLE_RANK[r]), 0);
+export const rankOf = (roles: readonly Role[]) =>
+  roles.reduce((max, r) => Math.max(max, ROLE_RANK[r]), 0);
 
 /**
  * Why `actor` may not manage `target` at all (edit, deactivate, memberships), or null when allowed:
@@ -14,7 +15,8 @@ export const rankOf = (roles: readonly Role[]) => roles.reduce((max, r) => Math.
  * super-admin by changing its email and resetting the password.
  */
 export function manageRefusal(actor: RoleHolder, target: RoleHolder): string | null {
-  if (actor.userId !== target.userId && rankOf(target.roles) > rankOf(actor.roles)) return 'You may not manage a user whose role outranks yours.';
+  if (actor.userId !== target.userId && rankOf(target.roles) > rankOf(actor.roles))
+    return 'You may not manage a user whose role outranks yours.';
   return null;
 }
 
@@ -23,16 +25,23 @@ export function manageRefusal(actor: RoleHolder, target: RoleHolder): string | n
  * Nobody adds roles to themselves (dropping is fine); nobody grants or removes a role ranked above
  * their own; only a super-admin grants or removes super-admin.
  */
-export function roleChangeRefusal(actor: RoleHolder, target: RoleHolder, next: readonly Role[]): string | null {
+export function roleChangeRefusal(
+  actor: RoleHolder,
+  target: RoleHolder,
+  next: readonly Role[],
+): string | null {
   const manage = manageRefusal(actor, target);
   if (manage) return manage;
   const added = next.filter((r) => !target.roles.includes(r));
   const removed = target.roles.filter((r) => !next.includes(r));
-  if (actor.userId === target.userId && added.length > 0) return 'You may not raise your own roles.';
+  if (actor.userId === target.userId && added.length > 0)
+    return 'You may not raise your own roles.';
   const own = rankOf(actor.roles);
   for (const role of [...added, ...removed]) {
-    if (role === 'super-admin' && !actor.roles.includes('super-admin')) return 'Only a super-admin may grant or remove the super-admin role.';
-    if (ROLE_RANK[role] > own) return `You may not grant or remove the ${role} role, which ranks above yours.`;
+    if (role === 'super-admin' && !actor.roles.includes('super-admin'))
+      return 'Only a super-admin may grant or remove the super-admin role.';
+    if (ROLE_RANK[role] > own)
+      return `You may not grant or remove the ${role} role, which ranks above yours.`;
   }
   return null;
 }

@@ -17,19 +17,35 @@ const COLUMNS = `t.id, t.name, t.status, t.created_at, t.updated_at, (SELECT cou
 export class TenantsAdminRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async list(filter: { search?: string; status?: TenantStatus }, w: PageWindow): Promise<{ rows: TenantAdminRow[]; total: number }> {
-    const where = '($1::text IS NULL OR t.id ILIKE $1 OR t.name ILIKE $1) AND ($2::text IS NULL OR t.status = $2)';
+  async list(
+    filter: { search?: string; status?: TenantStatus },
+    w: PageWindow,
+  ): Promise<{ rows: TenantAdminRow[]; total: number }> {
+    const where =
+      '($1::text IS NULL OR t.id ILIKE $1 OR t.name ILIKE $1) AND ($2::text IS NULL OR t.status = $2)';
     const params = [containsPattern(filter.search), filter.status ?? null];
     const [rows, [count]] = await Promise.all([
-      queryRows<TenantAdminRow>(this.db, `SELECT ${COLUMNS} FROM kb_tenants t WHERE ${where} ORDER BY t.id LIMIT $3 OFFSET $4`, [...params, w.perPage, w.offset]),
-      queryRows<{ total: string }>(this.db, `SELECT count(*) AS total FROM kb_tenants t WHERE ${where}`, params),
+      queryRows<TenantAdminRow>(
+        this.db,
+        `SELECT ${COLUMNS} FROM kb_tenants t WHERE ${where} ORDER BY t.id LIMIT $3 OFFSET $4`,
+        [...params, w.perPage, w.offset],
+      ),
+      queryRows<{ total: string }>(
+        this.db,
+        `SELECT count(*) AS total FROM kb_tenants t WHERE ${where}`,
+        params,
+      ),
     ]);
     return { rows, total: Number(count.total) };
   }
 
   async find(id: string): Promise<TenantAdminRow | null> {
     if (!TENANT_ID.test(id)) return null;
-    const [row] = await queryRows<TenantAdminRow>(this.db, `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`, [id]);
+    const [row] = await queryRows<TenantAdminRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`,
+      [id],
+    );
     return row ?? null;
   }
 
@@ -39,17 +55,32 @@ export class TenantsAdminRepository {
    */
   async create(id: string, name: string): Promise<TenantAdminRow | null> {
     return this.db.transaction(async (tx) => {
-      const inserted = await queryRows(tx, 'INSERT INTO kb_tenants (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [id, name]);
+      const inserted = await queryRows(
+        tx,
+        'INSERT INTO kb_tenants (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id',
+        [id, name],
+      );
       if (inserted.length === 0) return null;
-      await tx.query(`INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, 'default', 'Default')`, [id]);
-      const [row] = await queryRows<TenantAdminRow>(tx, `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`, [id]);
+      await tx.query(
+        `INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, 'default', 'Default')`,
+        [id],
+      );
+      const [row] = await queryRows<TenantAdminRow>(
+        tx,
+        `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`,
+        [id],
+      );
       return row;
     });
   }
 
   async setStatus(id: string, status: TenantStatus): Promise<TenantAdminRow | null> {
     if (!TENANT_ID.test(id)) return null;
-    const updated = await queryRows(this.db, 'UPDATE kb_tenants SET status = $2, updated_at = now() WHERE id = $1 RETURNING id', [id, status]);
+    const updated = await queryRows(
+      this.db,
+      'UPDATE kb_tenants SET status = $2, updated_at = now() WHERE id = $1 RETURNING id',
+      [id, status],
+    );
     return updated.length === 1 ? this.find(id) : null;
   }
 }

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+} from '@nestjs/common';
 import { RequireRole } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
 import { PageQueryDto } from '../pagination';
@@ -18,7 +29,11 @@ export class MembershipsController {
 
   @Post('users/:user/memberships')
   @HttpCode(201)
-  async create(@Param('user') userId: string, @Body() body: CreateMembershipDto, @Req() req: KbRequest) {
+  async create(
+    @Param('user') userId: string,
+    @Body() body: CreateMembershipDto,
+    @Req() req: KbRequest,
+  ) {
     return { data: await this.memberships.create(req.kbPrincipal!, userId, body) };
   }
 

@@ -1,6 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { MEMBERSHIP_ROLES, MEMBERSHIP_SCOPES, MembershipRole, MembershipScope } from './memberships.repository';
+import {
+  MEMBERSHIP_ROLES,
+  MEMBERSHIP_SCOPES,
+  MembershipRole,
+  MembershipScope,
+} from './memberships.repository';
 
 const ROLE_MESSAGE = `The selected role is invalid (one of ${MEMBERSHIP_ROLES.join(', ')}).`;
 const SCOPE_MESSAGE = `The selected scope is invalid (one of ${MEMBERSHIP_SCOPES.join(', ')}).`;

@@ -41,10 +41,18 @@ export class MembershipsService {
 
   async create(p: KbPrincipal, userId: string, body: CreateMembershipDto): Promise<MembershipView> {
     const user = await this.users.requireManageable(p, userId);
-    const outcome = await this.memberships.create(p.tenantId, user.id, { project_key: body.project_key, role: body.role ?? 'member', scope: body.scope ?? 'full' });
+    const outcome = await this.memberships.create(p.tenantId, user.id, {
+      project_key: body.project_key,
+      role: body.role ?? 'member',
+      scope: body.scope ?? 'full',
+    });
     if ('row' in outcome) return membershipView(outcome.row);
     throw new KbValidationError({
-      project_key: [outcome.problem === 'duplicate' ? 'The user is already a member of this project.' : 'The selected project key is invalid.'],
+      project_key: [
+        outcome.problem === 'duplicate'
+          ? 'The user is already a member of this project.'
+          : 'The selected project key is invalid.',
+      ],
     });
   }
 
@@ -54,7 +62,10 @@ export class MembershipsService {
 
   async update(p: KbPrincipal, id: string, body: UpdateMembershipDto): Promise<MembershipView> {
     await this.requireManageable(p, id);
-    const row = await this.memberships.update(p.tenantId, id, { role: body.role, scope: body.scope });
+    const row = await this.memberships.update(p.tenantId, id, {
+      role: body.role,
+      scope: body.scope,
+    });
     if (!row) throw membershipNotFound();
     return membershipView(row);
   }
@@ -78,7 +89,10 @@ export class MembershipsService {
   private async requireManageable(p: KbPrincipal, id: string): Promise<MembershipRow> {
     const row = await this.require(p, id);
     const { roles } = await this.identity.authorization(row.user_id, p.tenantId);
-    const refusal = manageRefusal({ userId: p.userId ?? '', roles: p.roles }, { userId: String(row.user_id), roles });
+    const refusal = manageRefusal(
+      { userId: p.userId ?? '', roles: p.roles },
+      { userId: String(row.user_id), roles },
+    );
     if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
     return row;
   }

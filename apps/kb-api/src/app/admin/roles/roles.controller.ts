@@ -34,7 +34,8 @@ export class RolesController {
   @Get('permissions')
   async permissions(@Req() req: KbRequest) {
     const p = req.kbPrincipal!;
-    if (!p.roles.some((r) => G1_ROLES.includes(r)) && !p.permissions.includes('permissions.view')) throw new KbMessage(403, 'This action is unauthorized.');
+    if (!p.roles.some((r) => G1_ROLES.includes(r)) && !p.permissions.includes('permissions.view'))
+      throw new KbMessage(403, 'This action is unauthorized.');
     return { data: await this.roles.permissions() };
   }
 }

@@ -46,8 +46,14 @@ export class RolesRepository {
 
   async setPermissions(role: Role, permissions: readonly Permission[]): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM kb_role_permissions WHERE role = $1 AND NOT (permission = ANY($2::text[]))', [role, permissions]);
-      await tx.query('INSERT INTO kb_role_permissions (role, permission) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [role, permissions]);
+      await tx.query(
+        'DELETE FROM kb_role_permissions WHERE role = $1 AND NOT (permission = ANY($2::text[]))',
+        [role, permissions],
+      );
+      await tx.query(
+        'INSERT INTO kb_role_permissions (role, permission) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING',
+        [role, permissions],
+      );
     });
   }
 }

@@ -18,7 +18,10 @@ export class RolesService {
 
   async list(tenantId: string) {
     const rows = await this.roles.list(tenantId);
-    return rows.filter((r) => isRole(r.name)).map(roleView).sort((a, b) => b.rank - a.rank);
+    return rows
+      .filter((r) => isRole(r.name))
+      .map(roleView)
+      .sort((a, b) => b.rank - a.rank);
   }
 
   async permissions() {
@@ -28,7 +31,10 @@ export class RolesService {
   async update(tenantId: string, role: string, permissions: Permission[]) {
     if (!isRole(role)) throw new KbError(404, 'not_found', 'Role not found.');
     // super-admin is defined as holding everything; trimming it could lock every tenant out of roles.manage.
-    if (role === 'super-admin') throw new KbValidationError({ permissions: ['The super-admin role always holds every permission.'] });
+    if (role === 'super-admin')
+      throw new KbValidationError({
+        permissions: ['The super-admin role always holds every permission.'],
+      });
     await this.roles.setPermissions(role, permissions);
     return (await this.list(tenantId)).find((r) => r.name === role)!;
   }

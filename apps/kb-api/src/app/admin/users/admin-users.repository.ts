@@ -42,7 +42,10 @@ const FILTER = `u.tenant_id = $1
 
 /** The unique index on the global identity key refused a second account for one email. */
 export const isDuplicateEmail = (e: unknown) =>
-  typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505' && /email_key/.test(String((e as { constraint?: string }).constraint ?? (e as Error).message));
+  typeof e === 'object' &&
+  e !== null &&
+  (e as { code?: string }).code === '23505' &&
+  /email_key/.test(String((e as { constraint?: string }).constraint ?? (e as Error).message));
 
 /**
  * Accounts of one tenant for the admin surface. A tenant's users are the accounts whose home tenant
@@ -52,22 +55,51 @@ export const isDuplicateEmail = (e: unknown) =>
 export class AdminUsersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async list(tenantId: string, filter: UserFilter, w: PageWindow): Promise<{ rows: AdminUserRow[]; total: number }> {
-    const params = [tenantId, containsPattern(filter.search), filter.active ?? null, filter.role ?? null];
+  async list(
+    tenantId: string,
+    filter: UserFilter,
+    w: PageWindow,
+  ): Promise<{ rows: AdminUserRow[]; total: number }> {
+    const params = [
+      tenantId,
+      containsPattern(filter.search),
+      filter.active ?? null,
+      filter.role ?? null,
+    ];
     const [rows, [count]] = await Promise.all([
-      queryRows<AdminUserRow>(this.db, `SELECT ${COLUMNS} FROM kb_users u WHERE ${FILTER} ORDER BY u.id LIMIT $5 OFFSET $6`, [...params, w.perPage, w.offset]),
-      queryRows<{ total: string }>(this.db, `SELECT count(*) AS total FROM kb_users u WHERE ${FILTER}`, params),
+      queryRows<AdminUserRow>(
+        this.db,
+        `SELECT ${COLUMNS} FROM kb_users u WHERE ${FILTER} ORDER BY u.id LIMIT $5 OFFSET $6`,
+        [...params, w.perPage, w.offset],
+      ),
+      queryRows<{ total: string }>(
+        this.db,
+        `SELECT count(*) AS total FROM kb_users u WHERE ${FILTER}`,
+        params,
+      ),
     ]);
     return { rows, total: Number(count.total) };
   }
 
-  async find(tenantId: string, id: string, db: DataSource | EntityManager = this.db): Promise<AdminUserRow | null> {
+  async find(
+    tenantId: string,
+    id: string,
+    db: DataSource | EntityManager = this.db,
+  ): Promise<AdminUserRow | null> {
     if (!isRowId(id)) return null;
-    const [row] = await queryRows<AdminUserRow>(db, `SELECT ${COLUMNS} FROM kb_users u WHERE u.id = $1 AND u.tenant_id = $2`, [id, tenantId]);
+    const [row] = await queryRows<AdminUserRow>(
+      db,
+      `SELECT ${COLUMNS} FROM kb_users u WHERE u.id = $1 AND u.tenant_id = $2`,
+      [id, tenantId],
+    );
     return row ?? null;
   }
 
-  async create(tenantId: string, user: { name: string; email: string; passwordHash: string; active: boolean }, roles: readonly Role[]): Promise<AdminUserRow> {
+  async create(
+    tenantId: string,
+    user: { name: string; email: string; passwordHash: string; active: boolean },
+    roles: readonly Role[],
+  ): Promise<AdminUserRow> {
     return this.db.transaction(async (tx) => {
       const [row] = await queryRows<{ id: string }>(
         tx,
@@ -80,7 +112,12 @@ export class AdminUsersRepository {
   }
 
   /** Applies the changes (and the role set, when given) in one transaction; null when the user is not the tenant's. */
-  async update(tenantId: string, id: string, changes: UserChanges, roles?: readonly Role[]): Promise<AdminUserRow | null> {
+  async update(
+    tenantId: string,
+    id: string,
+    changes: UserChanges,
+    roles?: readonly Role[],
+  ): Promise<AdminUserRow | null> {
     if (!isRowId(id)) return null;
     return this.db.transaction(async (tx) => {
       const [row] = await queryRows<{ id: string }>(
@@ -88,7 +125,14 @@ export class AdminUsersRepository {
         `UPDATE kb_users SET name = coalesce($3, name), email = coalesce($4, email), email_key = coalesce($5, email_key),
                 active = coalesce($6, active), updated_at = now()
           WHERE id = $1 AND tenant_id = $2 RETURNING id`,
-        [id, tenantId, changes.name ?? null, changes.email ?? null, changes.email === undefined ? null : emailKey(changes.email), changes.active ?? null],
+        [
+          id,
+          tenantId,
+          changes.name ?? null,
+          changes.email ?? null,
+          changes.email === undefined ? null : emailKey(changes.email),
+          changes.active ?? null,
+        ],
       );
       if (!row) return null;
       if (roles) await this.replaceRoles(tx, tenantId, id, roles);
@@ -96,8 +140,16 @@ export class AdminUsersRepository {
     });
   }
 
-  private async replaceRoles(tx: EntityManager, tenantId: string, userId: string, roles: readonly Role[]): Promise<void> {
-    await tx.query('DELETE FROM kb_user_roles WHERE tenant_id = $1 AND user_id = $2 AND NOT (role = ANY($3::text[]))', [tenantId, userId, roles]);
+  private async replaceRoles(
+    tx: EntityManager,
+    tenantId: string,
+    userId: string,
+    roles: readonly Role[],
+  ): Promise<void> {
+    await tx.query(
+      'DELETE FROM kb_user_roles WHERE tenant_id = $1 AND user_id = $2 AND NOT (role = ANY($3::text[]))',
+      [tenantId, userId, roles],
+    );
     await tx.query(
       'INSERT INTO kb_user_roles (tenant_id, user_id, role) SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING',
       [tenantId, userId, roles],

@@ -7,7 +7,12 @@ import { KbError, KbValidationError } from '../../errors/kb-errors';
 import type { Role } from '../../identity/rbac';
 import { Page, pageWindow, toPage } from '../pagination';
 import { manageRefusal, RoleHolder, roleChangeRefusal } from '../role-policy';
-import { AdminUserRow, AdminUsersRepository, isDuplicateEmail, UserChanges } from './admin-users.repository';
+import {
+  AdminUserRow,
+  AdminUsersRepository,
+  isDuplicateEmail,
+  UserChanges,
+} from './admin-users.repository';
 import { CreateUserDto, ListUsersQueryDto, UpdateUserDto } from './admin-users.dto';
 
 export const userNotFound = () => new KbError(404, 'not_found', 'User not found.');
@@ -43,7 +48,11 @@ export class AdminUsersService {
 
   async list(p: KbPrincipal, q: ListUsersQueryDto): Promise<Page<UserView>> {
     const w = pageWindow(q);
-    const { rows, total } = await this.users.list(p.tenantId, { search: q.search, active: q.active, role: q.role }, w);
+    const { rows, total } = await this.users.list(
+      p.tenantId,
+      { search: q.search, active: q.active, role: q.role },
+      w,
+    );
     return toPage(rows.map(userView), total, w);
   }
 
@@ -73,7 +82,13 @@ export class AdminUsersService {
     if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
     const passwordHash = await this.passwords.hash(body.password);
     try {
-      return userView(await this.users.create(p.tenantId, { name: body.name, email: body.email, passwordHash, active: body.active ?? true }, roles));
+      return userView(
+        await this.users.create(
+          p.tenantId,
+          { name: body.name, email: body.email, passwordHash, active: body.active ?? true },
+          roles,
+        ),
+      );
     } catch (e) {
       if (isDuplicateEmail(e)) throw emailTaken();
       throw e;
@@ -111,7 +126,8 @@ export class AdminUsersService {
   }
 
   private refuseSelfDeactivation(p: KbPrincipal, target: AdminUserRow): void {
-    if (target.id === p.userId) throw new KbError(403, 'cannot_deactivate_self', 'You may not deactivate your own account.');
+    if (target.id === p.userId)
+      throw new KbError(403, 'cannot_deactivate_self', 'You may not deactivate your own account.');
   }
 
   /** An inactive account keeps no way in: every session and personal access token ends now. */
