@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 // The local topology `npm start` and the system tests run: one process per service (plus the
 // BullMQ workers), each on its fixed loopback port, the gateway in front (ARCHITECTURE.md).
 // `route` is the upstream's name in the gateway's route table.
@@ -34,6 +36,8 @@ export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets
     IAM_OAUTH_CLIENT_SELFFETCH: 'true',
     GUARDRAILS_API_ENABLED: 'true',
     GUARDRAILS_HITL_REQUESTS_STORE: 'database',
+    // The platform's own documentation, ingested as the knowledge base's demo documents.
+    KB_DEMO_DOCUMENTS_DIR: fileURLToPath(new URL('../../docs', import.meta.url)),
   };
 }
 

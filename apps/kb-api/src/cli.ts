@@ -5,6 +5,7 @@ import { GUARDRAILS_MIGRATIONS } from '@platform/guardrails';
 import { runCliAndExit } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { seedBootstrapAdmin } from './app/identity/bootstrap-admin';
+import { ingestDemoDocuments } from './app/ingest/demo-documents';
 import { KbApiEnv } from './config/env';
 import { dataSourceOptions } from './data-source';
 
@@ -23,7 +24,7 @@ runCliAndExit('kb-api', {
     },
   },
   seed: {
-    describe: 'the bootstrap super-admin of tenant default (idempotent)',
+    describe: 'the bootstrap super-admin of tenant default, and demo documents from KB_DEMO_DOCUMENTS_DIR (idempotent)',
     run: async (_args, log) => {
       const env = loadEnv(KbApiEnv);
       const ds = await new DataSource(dataSourceOptions(env)).initialize();
@@ -32,6 +33,10 @@ runCliAndExit('kb-api', {
         log.info('bootstrap admin ready', { email: admin.email, created: admin.created, development_defaults: admin.usedDefaults });
       } finally {
         await ds.destroy();
+      }
+      if (env.KB_DEMO_DOCUMENTS_DIR) {
+        const docs = await ingestDemoDocuments(env.KB_DEMO_DOCUMENTS_DIR);
+        log.info('demo documents submitted', docs);
       }
     },
   },

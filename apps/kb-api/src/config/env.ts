@@ -115,6 +115,11 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @IsString()
   GUARDRAILS_SETTINGS_CHANNEL: string = 'guardrails.SettingsChanged';
 
+  /** Development seed only: a directory whose markdown files are ingested as demo documents. */
+  @IsOptional()
+  @IsString()
+  KB_DEMO_DOCUMENTS_DIR?: string;
+
   /** Demo super-admin of tenant `default` who also holds platform.admin (seeded); required in production. */
   @IsOptional()
   @IsString()
