@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
 import { IamCryptoModule } from './app/crypto.module';
+import { LoginModule } from './app/login/login.module';
 import { ManagementModule } from './app/management/management.module';
 import { OAuthModule } from './app/oauth/oauth.module';
 import { IamEnv } from './config/env';
@@ -12,6 +13,7 @@ import { migrations } from './migrations';
     PlatformModule.forRoot({ service: 'iam', env: IamEnv, database: { defaultName: 'iam', entities, migrations } }),
     IamCryptoModule,
     OAuthModule,
+    LoginModule,
     ManagementModule,
   ],
 })

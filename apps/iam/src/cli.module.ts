@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
 import { ClientsModule } from './app/clients/clients.module';
+import { PasswordHasher } from '@platform/crypto';
 import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
+import { UsersRepository } from './app/users/users.repository';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -17,6 +19,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [SeedService, ClientSecretsService],
+  providers: [SeedService, ClientSecretsService, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
 })
 export class CliModule {}

@@ -6,6 +6,7 @@ import { migrateDatabase } from '@platform/database';
 import { runCliAndExit } from '@platform/runtime';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
+import { createUser } from './app/users/create-user';
 import { SigningKeysService } from './app/keys/signing-keys.service';
 import { CliModule } from './cli.module';
 import { IamEnv } from './config/env';
@@ -31,6 +32,10 @@ runCliAndExit('iam', {
   seed: {
     describe: 'create the bootstrap client (and demo clients outside production); idempotent',
     run: (_args, log) => withContext(async (ctx) => log.info('clients seeded', { clients: await ctx.get(SeedService).seed() })),
+  },
+  'iam:create-user': {
+    describe: 'create a user or reset their password: --email=a@b --name="Ada" (password on stdin; --no-password for a social-only user, --deactivate to block sign-in)',
+    run: (args, log) => withContext(async (ctx) => log.info('user saved', { ...(await createUser(ctx, args)) })),
   },
   'iam:rotate-due-secrets': {
     describe: 'rotate client secrets whose auto-rotation interval is due; clear lapsed pickups (daily)',

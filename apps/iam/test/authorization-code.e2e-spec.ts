@@ -4,11 +4,12 @@ import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { Clock } from '../src/app/clock';
-import { testLoginSignature } from '../src/app/session/test-login.controller';
+import { PasswordHasher } from '@platform/crypto';
 import { UsersRepository } from '../src/app/users/users.repository';
+import { authorizeWithPassword, HttpBrowser } from './http-login';
 import { startIam } from './iam-test-env';
 
-const LOGIN_SECRET = 'test-login-secret';
+const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:4999/callback';
 const SERVICE_SECRET = 'introspector-secret-0123456789abcdef';
 const body = async (r: Response) => (await r.json()) as Record<string, string | boolean>;
@@ -18,20 +19,10 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
   let userId: string;
   let config: oidc.Configuration;
 
-  /** Follows the browser's redirects: authorize → test login → authorize → callback. */
-  async function signIn(authorizeUrl: string, cookie?: string): Promise<{ location: string; cookie?: string; status: number }> {
-    let res = await fetch(authorizeUrl, { redirect: 'manual', headers: cookie ? { cookie } : {} });
-    let location = res.headers.get('location') ?? '';
-    if (res.status === 302 && location.startsWith('/login/test')) {
-      const login = new URL(location, iam.url);
-      login.searchParams.set('user', userId);
-      login.searchParams.set('sig', testLoginSignature(LOGIN_SECRET, userId));
-      const loggedIn = await fetch(login, { redirect: 'manual' });
-      cookie = loggedIn.headers.get('set-cookie')!.split(';')[0];
-      res = await fetch(new URL(loggedIn.headers.get('location')!, iam.url), { redirect: 'manual', headers: { cookie } });
-      location = res.headers.get('location') ?? '';
-    }
-    return { location, cookie, status: res.status };
+  /** Follows the browser's redirects: authorize → sign-in form → authorize → callback. */
+  async function signIn(authorizeUrl: string, browser = new HttpBrowser(iam.url)): Promise<{ location: string; browser: HttpBrowser }> {
+    const r = await authorizeWithPassword(browser, authorizeUrl, 'ada@example.test', PASSWORD);
+    return { location: r.location ?? '', browser };
   }
 
   async function authorizeUrl(extra: Record<string, string> = {}) {
@@ -65,8 +56,8 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
   }
 
   beforeAll(async () => {
-    iam = await startIam({ IAM_TEST_LOGIN_ENABLED: 'true', IAM_TEST_LOGIN_SECRET: LOGIN_SECRET });
-    userId = (await iam.app.get(UsersRepository).upsertByEmail('Ada@Example.test', 'Ada', null)).id;
+    iam = await startIam();
+    userId = (await iam.app.get(UsersRepository).upsertByEmail('Ada@Example.test', 'Ada', await new PasswordHasher().hash(PASSWORD))).id;
     const clients = iam.app.get(ClientsRepository);
     await clients.upsert({
       clientId: 'spa',
@@ -125,13 +116,13 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
 
   it('reuses the session for a second authorization without asking again, and prompt=login forces a new sign-in', async () => {
     const first = await authorizeUrl();
-    const { cookie } = await signIn(first.url);
+    const { browser } = await signIn(first.url);
     const second = await authorizeUrl();
-    const again = await fetch(second.url, { redirect: 'manual', headers: { cookie: cookie! } });
+    const again = await browser.request(second.url);
     expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy();
     const forced = await authorizeUrl({ prompt: 'login' });
-    const relogin = await fetch(forced.url, { redirect: 'manual', headers: { cookie: cookie! } });
-    expect(relogin.headers.get('location')).toMatch(/^\/login\/test\?return_to=/);
+    const relogin = await browser.request(forced.url);
+    expect(relogin.headers.get('location')).toMatch(/^\/login\?return_to=/);
     expect(decodeURIComponent(relogin.headers.get('location')!)).not.toContain('prompt=login');
   });
 
@@ -188,12 +179,18 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await body(r3)).toMatchObject({ error: 'invalid_grant' });
     });
 
-    it('sends third-party clients back with access_denied until consent exists', async () => {
+    it('asks before a third-party client gets a code; a refusal goes back as access_denied', async () => {
       const u = new URL((await authorizeUrl()).url);
       u.searchParams.set('client_id', 'third-party');
       u.searchParams.set('scope', 'openid');
-      const { location } = await signIn(u.toString());
-      expect(new URL(location).searchParams.get('error')).toBe('access_denied');
+      const browser = new HttpBrowser(iam.url);
+      const r = await authorizeWithPassword(browser, u.toString(), 'ada@example.test', PASSWORD);
+      expect(r.status).toBe(200);
+      expect(r.page).toContain('Allow access?');
+      const denied = await browser.submit(r.page!, '/login/consent', { return_to: /name="return_to" value="([^"]*)"/.exec(r.page!)![1].replace(/&#38;/g, '&'), decision: 'deny' });
+      const back = new URL(denied.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe(REDIRECT);
+      expect(back.searchParams.get('error')).toBe('access_denied');
     });
   });
 

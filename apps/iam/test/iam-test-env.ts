@@ -15,9 +15,10 @@ export const iamUnderTest: ServiceUnderTest = {
   env: { CRYPTO_KEYRING: `t1:${key()}`, SECRET_PEPPERS: `p1:${key()}` },
 };
 
-export async function startIam(env: Record<string, string> = {}): Promise<RunningService & { issuer: string }> {
+/** `host` names the issuer's host: browsers accept `localhost`, never an IP, as a WebAuthn relying party. */
+export async function startIam(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<RunningService & { issuer: string }> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://${host}:${port}`;
   const running = await startServiceForTest(iamUnderTest, {
     PORT: String(port),
     IAM_ISSUER: issuer,

@@ -1,19 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ALL_SCOPES } from '@platform/contracts';
-import { SecretHasher } from '@platform/crypto';
+import { PasswordHasher, SecretHasher } from '@platform/crypto';
 import type { JSONWebKeySet } from 'jose';
 import { ClientsRepository } from './clients/clients.repository';
+import { UsersRepository } from './users/users.repository';
 
 export const DEV_BOOTSTRAP_CLIENT = { id: 'platform-bootstrap', secret: 'dev-bootstrap-secret-change-me' };
+export const DEV_BOOTSTRAP_USER = { email: 'admin@example.test', password: 'dev-admin-password-change-me' };
 
-/** Demo and bootstrap clients (ARCHITECTURE.md "Bootstrap"); idempotent. */
+/** Demo and bootstrap clients and the bootstrap user (ARCHITECTURE.md "Bootstrap"); idempotent. */
 @Injectable()
 export class SeedService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly hasher: SecretHasher,
     private readonly config: ConfigService,
+    private readonly users: UsersRepository,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   async seed(): Promise<string[]> {
@@ -33,6 +37,12 @@ export class SeedService {
       firstParty: true,
     });
     done.push(id);
+    const email = this.config.get<string>('IAM_BOOTSTRAP_USER_EMAIL') ?? (production ? undefined : DEV_BOOTSTRAP_USER.email);
+    const password = this.config.get<string>('IAM_BOOTSTRAP_USER_PASSWORD') ?? (production ? undefined : DEV_BOOTSTRAP_USER.password);
+    if (!email || !password) throw new Error('IAM_BOOTSTRAP_USER_EMAIL and IAM_BOOTSTRAP_USER_PASSWORD are required in production');
+    // The password is (re)set on every seed, so changing the env changes the login.
+    await this.users.upsertByEmail(email, 'Administrator', await this.passwords.hash(password));
+    done.push(email);
     if (production) return done;
 
     await this.clients.upsert({

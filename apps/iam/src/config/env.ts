@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { AuthenticatedServiceEnv, toBoolean } from '@platform/config';
 
 /** `kid:base64key[,kid:base64key…]`, each key at least 32 bytes (43+ base64 characters). */
@@ -89,17 +89,55 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @Min(60)
   IAM_SESSION_TTL_SEC: number = 8 * 3600;
 
-  /**
-   * A signed test login (`GET /login/test`) that starts a session for a user id without a password.
-   * For tests and demos only, until interactive login lands; refused in production.
-   */
-  @Transform(toBoolean)
-  @IsBoolean()
-  IAM_TEST_LOGIN_ENABLED: boolean = false;
+  /** Failed sign-ins (password or second factor) per account before it is throttled for the window. */
+  @IsInt()
+  @Min(1)
+  IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT: number = 5;
+
+  /** Failed sign-ins per client IP before that IP is throttled for the window. */
+  @IsInt()
+  @Min(1)
+  IAM_LOGIN_MAX_FAILURES_PER_IP: number = 50;
+
+  @IsInt()
+  @Min(10)
+  IAM_LOGIN_THROTTLE_WINDOW_SEC: number = 900;
+
+  /** Demo/bootstrap user who can sign in interactively; required in production, defaults in development. */
+  @IsOptional()
+  @IsString()
+  IAM_BOOTSTRAP_USER_EMAIL?: string;
 
   @IsOptional()
   @IsString()
-  IAM_TEST_LOGIN_SECRET?: string;
+  IAM_BOOTSTRAP_USER_PASSWORD?: string;
+
+  /** WebAuthn relying-party id (a registrable domain); defaults to the issuer's host name. */
+  @IsOptional()
+  @IsString()
+  IAM_WEBAUTHN_RP_ID?: string;
+
+  /** Name authenticators show for this site. */
+  @IsString()
+  IAM_WEBAUTHN_RP_NAME: string = 'Platform';
+
+  /** Upstream OpenID provider for social login; all three set to turn it on. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  IAM_SOCIAL_ISSUER?: string;
+
+  @IsOptional()
+  @IsString()
+  IAM_SOCIAL_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  IAM_SOCIAL_CLIENT_SECRET?: string;
+
+  /** Name on the "Continue with …" button. */
+  @IsOptional()
+  @IsString()
+  IAM_SOCIAL_NAME?: string;
 
   /** `iam.oauth.client_secret_grace`: how long the previous secret keeps validating after a rotation. */
   @IsInt()

@@ -1,6 +1,12 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { AuthorizationCodeFlow1763810000000 } from './1763810000000-authorization-code-flow';
 import { ClientSecretLifecycle1763820000000 } from './1763820000000-client-secret-lifecycle';
+import { InteractiveLogin1763830000000 } from './1763830000000-interactive-login';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
-export const migrations = [InitialSchema1763800000000, AuthorizationCodeFlow1763810000000, ClientSecretLifecycle1763820000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  AuthorizationCodeFlow1763810000000,
+  ClientSecretLifecycle1763820000000,
+  InteractiveLogin1763830000000,
+];

@@ -1,5 +1,4 @@
 import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { SessionService } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
@@ -21,7 +20,6 @@ export class AuthorizeController {
   constructor(
     private readonly authorizeService: AuthorizeService,
     private readonly sessions: SessionService,
-    private readonly config: ConfigService,
   ) {}
 
   @Get('authorize')
@@ -32,11 +30,18 @@ export class AuthorizeController {
       query[k] = v;
     }
     try {
-      const outcome = await this.authorizeService.authorize(query, req.originalUrl, this.sessions.read(req));
-      if (outcome.kind === 'redirect') return res.redirect(302, outcome.url);
-      const testLogin = this.config.get<boolean>('IAM_TEST_LOGIN_ENABLED') && this.config.get('NODE_ENV') !== 'production';
-      const loginPath = testLogin ? '/login/test' : '/login';
-      res.redirect(302, `${loginPath}?return_to=${encodeURIComponent(outcome.returnTo)}`);
+      const outcome = await this.authorizeService.authorize(query, req.originalUrl, await this.sessions.read(req));
+      const next = encodeURIComponent(outcome.kind === 'redirect' ? '' : outcome.returnTo);
+      switch (outcome.kind) {
+        case 'redirect':
+          return res.redirect(302, outcome.url);
+        case 'login':
+          return res.redirect(302, `/login?return_to=${next}`);
+        case 'step_up':
+          return res.redirect(302, `/login/step-up?return_to=${next}`);
+        case 'consent':
+          return res.redirect(302, `/login/consent?return_to=${next}`);
+      }
     } catch (e) {
       if (e instanceof UntrustedRedirectError) return errorPage(res, 400, 'invalid_request', e.message);
       throw e;

@@ -5,7 +5,8 @@ import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '../clock';
 import { GrantsRepository } from '../grants/grants.repository';
-import { IamSession } from '../session/session.service';
+import { ConsentsRepository } from '../consent/consents.repository';
+import { AAL_RANK, Aal, IamSession } from '../session/session.service';
 import { OAuthError } from './oauth-error';
 import { grantScopes } from './scopes';
 
@@ -16,7 +17,25 @@ export class UntrustedRedirectError extends Error {}
 
 export type AuthorizeOutcome =
   | { kind: 'redirect'; url: string }
-  | { kind: 'login'; returnTo: string };
+  /** No usable session: sign in (again). */
+  | { kind: 'login'; returnTo: string }
+  /** A session, but below the assurance level the client asked for. */
+  | { kind: 'step_up'; returnTo: string; required: Aal }
+  | { kind: 'consent'; returnTo: string };
+
+/** Levels this server can reach; aal3 needs attested hardware authenticators (see docs/iam.md). */
+const REACHABLE: Aal[] = ['aal1', 'aal2'];
+
+/**
+ * `acr_values` lists acceptable levels in order of preference; any of them satisfies the request,
+ * so the lowest known one is the requirement. Unknown values are ignored (OIDC Core §3.1.2.1:
+ * acr_values is a voluntary claim).
+ */
+export function requiredAal(acrValues: string | undefined): Aal | undefined {
+  const known = (acrValues ?? '').split(' ').filter((v): v is Aal => v in AAL_RANK);
+  if (!known.length) return undefined;
+  return known.reduce((a, b) => (AAL_RANK[b] < AAL_RANK[a] ? b : a));
+}
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -33,6 +52,7 @@ export class AuthorizeService {
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
     private readonly config: ConfigService,
+    private readonly consents: ConsentsRepository,
   ) {}
 
   private get issuer(): string {
@@ -73,17 +93,28 @@ export class AuthorizeService {
     const prompts = (q['prompt'] ?? '').split(' ').filter(Boolean);
     const maxAge = q['max_age'] !== undefined ? Number(q['max_age']) : undefined;
     if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) return fail('invalid_request', 'max_age must be a non-negative integer');
+    const required = requiredAal(q['acr_values']);
+    if (required && !REACHABLE.includes(required)) return fail('unmet_authentication_requirements', `${required} is not offered by this server`);
     const now = this.clock.nowSec();
     const stale = session && maxAge !== undefined && now - session.authTime > maxAge;
+    // Once the user signed in, the same URL must not ask again (or it would loop): prompt and
+    // max_age are dropped from where the login pages send the browser back.
+    const resume = (drop: string[]) => {
+      const url = new URL(originalUrl, this.issuer);
+      for (const k of drop) url.searchParams.delete(k);
+      return `${url.pathname}?${url.searchParams.toString()}`;
+    };
     if (!session || stale || prompts.includes('login')) {
       if (prompts.includes('none')) return fail('login_required', 'the user must sign in');
-      // After signing in, come back without prompt=login (or it would loop).
-      const url = new URL(originalUrl, this.issuer);
-      url.searchParams.delete('prompt');
-      return { kind: 'login', returnTo: `${url.pathname}?${url.searchParams.toString()}` };
+      return { kind: 'login', returnTo: resume(['prompt', 'max_age']) };
     }
-    if (!client.firstParty) {
-      return fail('access_denied', 'consent for third-party clients is not available on this server yet');
+    if (required && AAL_RANK[session.acr] < AAL_RANK[required]) {
+      if (prompts.includes('none')) return fail('interaction_required', `the session is below ${required}`);
+      return { kind: 'step_up', returnTo: resume(['prompt', 'max_age']), required };
+    }
+    if (!client.firstParty && (prompts.includes('consent') || !(await this.consents.covers(session.sub, client.clientId, scopes)))) {
+      if (prompts.includes('none')) return fail('consent_required', 'the user has not allowed this client');
+      return { kind: 'consent', returnTo: resume(['prompt', 'max_age']) };
     }
 
     const code = randomString(32);
@@ -104,6 +135,18 @@ export class AuthorizeService {
       expires_at: new Date(this.clock.now().getTime() + ttl * 1000),
     });
     return back({ code });
+  }
+
+  /** The redirect a user's refusal on the consent page produces; undefined when the request is not trustworthy. */
+  async denied(q: Query): Promise<string | undefined> {
+    const client = q['client_id'] ? await this.clients.findByClientId(q['client_id']) : null;
+    if (!client || client.revokedAt) return undefined;
+    const url = new URL(this.trustedRedirect(client, q['redirect_uri']));
+    url.searchParams.set('error', 'access_denied');
+    url.searchParams.set('error_description', 'the user did not allow access');
+    if (q['state'] !== undefined) url.searchParams.set('state', q['state']);
+    url.searchParams.set('iss', this.issuer);
+    return url.toString();
   }
 
   /** Exact string match against the registered URIs; without one, the only registered URI. */

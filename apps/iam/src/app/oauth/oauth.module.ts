@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../clients/clients.module';
+import { ConsentsRepository } from '../consent/consents.repository';
 import { GrantsRepository } from '../grants/grants.repository';
 import { KeysModule } from '../keys/keys.module';
 import { SessionService } from '../session/session.service';
-import { TestLoginController } from '../session/test-login.controller';
 import { UsersRepository } from '../users/users.repository';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
@@ -21,7 +21,7 @@ import { UserTokensService } from './user-tokens.service';
 
 @Module({
   imports: [ClientsModule, KeysModule],
-  controllers: [AuthorizeController, TokenController, DiscoveryController, UserinfoController, RevocationController, TestLoginController],
+  controllers: [AuthorizeController, TokenController, DiscoveryController, UserinfoController, RevocationController],
   providers: [
     AuthorizeService,
     ClientAuthenticator,
@@ -33,8 +33,9 @@ import { UserTokensService } from './user-tokens.service';
     GrantsRepository,
     UsersRepository,
     SessionService,
+    ConsentsRepository,
     TokenFastRoute,
   ],
-  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, OAuthRequestCounter],
+  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, OAuthRequestCounter, AuthorizeService, SessionService, UsersRepository, ConsentsRepository],
 })
 export class OAuthModule {}

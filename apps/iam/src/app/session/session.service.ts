@@ -1,66 +1,107 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { EnvelopeCipher } from '@platform/crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomString, SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
+import { DataSource } from 'typeorm';
 import { Clock } from '../clock';
+import { readCookie } from './cookies';
 
 export const SESSION_COOKIE = 'iam_session';
 
+export type Aal = 'aal1' | 'aal2' | 'aal3';
+export const AAL_RANK: Record<Aal, number> = { aal1: 1, aal2: 2, aal3: 3 };
+
 /** What a sign-in established; carried into codes, tokens and id_tokens. */
 export interface IamSession {
+  id: string;
   sub: string;
-  /** Seconds since the epoch. */
+  /** Seconds since the epoch: the last time the user actively authenticated (a step-up counts). */
   authTime: number;
-  acr: 'aal1' | 'aal2' | 'aal3';
+  acr: Aal;
   amr: string[];
   exp: number;
 }
 
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
+interface SessionRow {
+  id: string;
+  user_id: string;
+  auth_time: Date;
+  aal: Aal;
+  amr: string[];
+  expires_at: Date;
 }
 
 /**
- * The interactive session as an encrypted, authenticated cookie (AES-GCM envelope): the browser
- * can neither read nor forge it, and no server state is needed to check it.
+ * Interactive sessions kept in Postgres: the cookie holds a random token, the row (found by the
+ * token's keyed hash) holds who signed in, when, at which assurance level and with which methods.
+ * Ending a session is a row update, so logout is effective even against a copied cookie.
  */
 @Injectable()
 export class SessionService {
   constructor(
-    private readonly cipher: EnvelopeCipher,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly hasher: SecretHasher,
     private readonly clock: Clock,
     private readonly config: ConfigService,
   ) {}
 
-  read(req: Request): IamSession | undefined {
-    const raw = readCookie(req, SESSION_COOKIE);
-    if (!raw) return undefined;
-    try {
-      const session = JSON.parse(this.cipher.decrypt(raw, 'iam-session')) as IamSession;
-      return session.exp > this.clock.nowSec() ? session : undefined;
-    } catch {
-      return undefined;
-    }
+  async read(req: Request): Promise<IamSession | undefined> {
+    const token = readCookie(req, SESSION_COOKIE);
+    if (!token) return undefined;
+    const [row]: SessionRow[] = await this.dataSource.query(
+      `SELECT s.id, s.user_id, s.auth_time, s.aal, s.amr, s.expires_at FROM iam_sessions s
+       JOIN iam_users u ON u.id = s.user_id
+       WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2 AND u.active`,
+      [this.hasher.lookupKey(token), this.clock.now()],
+    );
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      sub: row.user_id,
+      authTime: Math.floor(new Date(row.auth_time).getTime() / 1000),
+      acr: row.aal,
+      amr: row.amr,
+      exp: Math.floor(new Date(row.expires_at).getTime() / 1000),
+    };
   }
 
-  start(res: Response, s: Omit<IamSession, 'exp'>): IamSession {
+  /** A new session (and a new cookie) for every sign-in, so a planted cookie is never promoted. */
+  async start(req: Request, res: Response, s: { sub: string; acr: Aal; amr: string[] }): Promise<void> {
+    await this.end(req, res);
     const ttl = this.config.get<number>('IAM_SESSION_TTL_SEC', 28800);
-    const session = { ...s, exp: this.clock.nowSec() + ttl };
-    res.cookie(SESSION_COOKIE, this.cipher.encrypt(JSON.stringify(session), 'iam-session'), {
+    const token = randomString(32);
+    const now = this.clock.now();
+    await this.dataSource.query(
+      `INSERT INTO iam_sessions (token_hash, user_id, auth_time, aal, amr, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [this.hasher.lookupKey(token), s.sub, now, s.acr, s.amr, new Date(now.getTime() + ttl * 1000)],
+    );
+    res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
       secure: this.config.get('NODE_ENV') === 'production',
       path: '/',
       maxAge: ttl * 1000,
     });
-    return session;
   }
 
-  end(res: Response): void {
+  /** Step-up: the session now also passed `method`; auth_time moves to now. */
+  async raise(session: IamSession, acr: Aal, methods: string[]): Promise<void> {
+    const amr = [...new Set([...session.amr, ...methods, 'mfa'])];
+    const aal = AAL_RANK[acr] > AAL_RANK[session.acr] ? acr : session.acr;
+    await this.dataSource.query(`UPDATE iam_sessions SET aal = $2, amr = $3, auth_time = $4 WHERE id = $1`, [session.id, aal, amr, this.clock.now()]);
+  }
+
+  async end(req: Request, res: Response): Promise<void> {
+    const token = readCookie(req, SESSION_COOKIE);
+    if (token) {
+      await this.dataSource.query(`UPDATE iam_sessions SET ended_at = $2 WHERE token_hash = $1 AND ended_at IS NULL`, [this.hasher.lookupKey(token), this.clock.now()]);
+    }
     res.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+
+  /** Ends every session of a user (password or factor changes elsewhere). */
+  async endAllFor(userId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE iam_sessions SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL`, [userId, this.clock.now()]);
   }
 }

@@ -1,0 +1,80 @@
+import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ClientsRepository } from '../clients/clients.repository';
+import { CsrfService } from '../login/csrf.service';
+import { hidden, html, sendPage } from '../login/html';
+import { LoginPages } from '../login/login-pages';
+import { AuthorizeService } from '../oauth/authorize.service';
+import { grantScopes } from '../oauth/scopes';
+import { SessionService } from '../session/session.service';
+import { ConsentsRepository } from './consents.repository';
+
+const SCOPE_TEXT: Record<string, string> = {
+  openid: 'Know who you are',
+  profile: 'See your name',
+  email: 'See your email address',
+  offline_access: 'Stay connected when you are not using it',
+};
+
+/** Asks the user before a third-party client gets tokens; first-party clients never come here. */
+@Controller('login/consent')
+export class ConsentController {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly clients: ClientsRepository,
+    private readonly consents: ConsentsRepository,
+    private readonly authorize: AuthorizeService,
+    private readonly csrf: CsrfService,
+    private readonly pages: LoginPages,
+  ) {}
+
+  /** The authorization request behind return_to, re-checked: client, redirect and scopes. */
+  private async request(returnTo: unknown) {
+    if (typeof returnTo !== 'string' || !returnTo.startsWith('/oauth/authorize?')) return undefined;
+    const query = Object.fromEntries(new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1)));
+    const client = query['client_id'] ? await this.clients.findByClientId(query['client_id']) : null;
+    if (!client || client.revokedAt) return undefined;
+    let scopes: string[];
+    try {
+      scopes = grantScopes(query['scope'], client.scopes);
+    } catch {
+      return undefined;
+    }
+    return { query, client, scopes, returnTo };
+  }
+
+  @Get()
+  async page(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
+    const session = await this.sessions.read(req);
+    const request = await this.request(returnTo);
+    if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
+    if (!session) return this.pages.login(req, res, request.returnTo);
+    const token = this.csrf.token(req, res);
+    const body = html`<h1>Allow access?</h1>
+<p class="lead"><strong>${request.client.name}</strong> wants to:</p>
+<ul class="scopes">${request.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? html`Use <code>${s}</code>`}</li>`)}</ul>
+<p class="meta">This application is not run by us. You can withdraw access later by signing out of it.</p>
+<form method="post" action="/login/consent">
+${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
+<div class="row"><button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="allow" autofocus>Allow</button></div>
+</form>`;
+    sendPage(res, { title: `Allow ${request.client.name}?`, body });
+  }
+
+  @Post()
+  async decide(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, string | undefined>): Promise<void> {
+    const session = await this.sessions.read(req);
+    const request = await this.request(form['return_to']);
+    if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
+    if (!session) return this.pages.login(req, res, request.returnTo);
+    if (!this.csrf.valid(req, form['csrf'])) return this.pages.message(res, 403, 'Request expired', 'This form expired. Return to the application and try again.');
+    if (form['decision'] === 'allow') {
+      await this.consents.grant(session.sub, request.client.clientId, request.scopes);
+      return res.redirect(303, request.returnTo);
+    }
+    const denied = await this.authorize.denied(request.query).catch(() => undefined);
+    if (!denied) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
+    res.redirect(303, denied);
+  }
+}

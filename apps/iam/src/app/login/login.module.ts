@@ -1,0 +1,41 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from '@platform/crypto';
+import { ClientsModule } from '../clients/clients.module';
+import { ConsentController } from '../consent/consent.controller';
+import { OAuthModule } from '../oauth/oauth.module';
+import { AccountAccessService } from './account-access';
+import { AccountController } from './account.controller';
+import { CsrfService } from './csrf.service';
+import { LoginController } from './login.controller';
+import { LoginPages } from './login-pages';
+import { LoginThrottle } from './login-throttle.service';
+import { PasskeysController } from './passkeys/passkeys.controller';
+import { PasskeysRepository } from './passkeys/passkeys.repository';
+import { PasskeysService } from './passkeys/passkeys.service';
+import { PasswordLoginService } from './password-login.service';
+import { PendingLoginStore } from './pending-login';
+import { SecondFactorService } from './second-factor.service';
+import { SocialLoginController } from './social/social-login.controller';
+import { SocialLoginService } from './social/social-login.service';
+import { TotpService } from './totp.service';
+
+/** Interactive sign-in pages under /login: password, TOTP, passkeys, social, consent, account. */
+@Module({
+  imports: [OAuthModule, ClientsModule],
+  controllers: [LoginController, AccountController, PasskeysController, SocialLoginController, ConsentController],
+  providers: [
+    { provide: PasswordHasher, useFactory: () => new PasswordHasher() },
+    AccountAccessService,
+    CsrfService,
+    LoginPages,
+    LoginThrottle,
+    PasskeysRepository,
+    PasskeysService,
+    PasswordLoginService,
+    PendingLoginStore,
+    SecondFactorService,
+    SocialLoginService,
+    TotpService,
+  ],
+})
+export class LoginModule {}

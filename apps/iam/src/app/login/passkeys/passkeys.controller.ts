@@ -1,0 +1,83 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { Request, Response } from 'express';
+import { readCookie } from '../../session/cookies';
+import { SessionService } from '../../session/session.service';
+import { AccountAccessService } from '../account-access';
+import { CsrfService } from '../csrf.service';
+import { safeReturnTo } from '../return-to';
+import { PasskeysService } from './passkeys.service';
+
+const CEREMONY_COOKIE = 'iam_webauthn';
+
+/** JSON endpoints the page's passkey script calls; CSRF token in the x-csrf-token header. */
+@Controller('login')
+export class PasskeysController {
+  constructor(
+    private readonly passkeys: PasskeysService,
+    private readonly sessions: SessionService,
+    private readonly access: AccountAccessService,
+    private readonly csrf: CsrfService,
+    private readonly config: ConfigService,
+  ) {}
+
+  private remember(res: Response, handle: string): void {
+    res.cookie(CEREMONY_COOKIE, handle, { httpOnly: true, sameSite: 'strict', secure: this.config.get('NODE_ENV') === 'production', path: '/login', maxAge: 300_000 });
+  }
+
+  private refuse(res: Response, status: number, message: string): void {
+    res.status(status).json({ message });
+  }
+
+  @Post('passkey/options')
+  @HttpCode(200)
+  async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: { step_up?: boolean }): Promise<void> {
+    if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
+    const session = body?.step_up === true ? await this.sessions.read(req) : undefined;
+    const { handle, options } = await this.passkeys.authenticationOptions(session?.sub);
+    this.remember(res, handle);
+    res.json(options);
+  }
+
+  @Post('passkey/verify')
+  @HttpCode(200)
+  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: AuthenticationResponseJSON; return_to?: string }): Promise<void> {
+    if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
+    res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
+    const result = body?.credential ? await this.passkeys.authenticate(readCookie(req, CEREMONY_COOKIE), body.credential) : undefined;
+    if (!result) return this.refuse(res, 401, 'That passkey could not be verified. Try again or use your password.');
+    const session = await this.sessions.read(req);
+    if (session && session.sub === result.userId) {
+      await this.sessions.raise(session, 'aal2', result.amr);
+    } else {
+      await this.sessions.start(req, res, { sub: result.userId, acr: 'aal2', amr: [...result.amr, 'mfa'] });
+    }
+    res.json({ redirect: safeReturnTo(body.return_to) });
+  }
+
+  @Post('account/passkeys/options')
+  @HttpCode(200)
+  async registrationOptions(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
+    const access = await this.access.resolve(req);
+    if (!access) return this.refuse(res, 401, 'Your session ended. Sign in again.');
+    if (!access.mayChangeFactors) return this.refuse(res, 403, 'Confirm it is you with your second factor first.');
+    const { handle, options } = await this.passkeys.registrationOptions(access.user);
+    this.remember(res, handle);
+    res.json(options);
+  }
+
+  @Post('account/passkeys/verify')
+  @HttpCode(200)
+  async register(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: RegistrationResponseJSON; name?: string }): Promise<void> {
+    if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
+    res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
+    const access = await this.access.resolve(req);
+    if (!access) return this.refuse(res, 401, 'Your session ended. Sign in again.');
+    if (!access.mayChangeFactors) return this.refuse(res, 403, 'Confirm it is you with your second factor first.');
+    const ok = body?.credential ? await this.passkeys.register(readCookie(req, CEREMONY_COOKIE), access.user, body.credential, String(body.name ?? '')) : false;
+    if (!ok) return this.refuse(res, 400, 'The passkey could not be registered. Try again.');
+    res.json({ redirect: '/login/account?added=passkey' });
+  }
+}
