@@ -53,7 +53,7 @@ export class ConsentController {
     const body = html`<h1>Allow access?</h1>
 <p class="lead"><strong>${request.client.name}</strong> wants to:</p>
 <ul class="scopes">${request.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? html`Use <code>${s}</code>`}</li>`)}</ul>
-<p class="meta">This application is not run by us. You can withdraw access later by signing out of it.</p>
+<p class="meta">This application is not run by us. Allow it only if you trust it.</p>
 <form method="post" action="/login/consent">
 ${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
 <div class="row"><button type="submit" name="decision" value="deny" class="secondary">Deny</button>

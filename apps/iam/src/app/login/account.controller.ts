@@ -58,8 +58,8 @@ export class AccountController {
       : html`<p>Authenticator app: <strong>off</strong></p>
 <form method="post" action="/login/account/totp/start">${hidden('csrf', token)}<button type="submit">Set up authenticator app</button></form>`;
     const passkeyList: Html = keys.length
-      ? html`<ul>${keys.map(
-          (k) => html`<li>${k.name} <span class="meta">(added ${new Date(k.created_at).toISOString().slice(0, 10)})</span>
+      ? html`<ul class="items">${keys.map(
+          (k) => html`<li><span>${k.name} <span class="meta">added ${new Date(k.created_at).toISOString().slice(0, 10)}</span></span>
 <form method="post" action="/login/account/passkeys/delete">${hidden('csrf', token)}${hidden('credential_id', k.credential_id)}<button type="submit" class="secondary" aria-label="Remove passkey ${k.name}">Remove</button></form></li>`,
         )}</ul>`
       : html`<p>No passkeys yet.</p>`;

@@ -24,13 +24,18 @@ button, .button { display: inline-block; width: 100%; padding: 10px 14px; font: 
   border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-align: center; text-decoration: none; }
 button.secondary, .button.secondary { background: transparent; color: var(--accent); }
 button + button, form + form { margin-top: 10px; }
+.stack { display: flex; flex-direction: column; gap: 10px; }
+a { color: var(--accent); }
+.items { list-style: none; padding: 0; margin: 0 0 16px; }
+.items li { display: flex; align-items: center; justify-content: space-between; gap: 10px; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin-bottom: 8px; }
+.items form button { width: auto; padding: 6px 12px; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .divider { display: flex; align-items: center; gap: 10px; color: var(--muted); margin: 18px 0; font-size: .9rem; }
 .divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
 .qr { display: flex; justify-content: center; margin: 12px 0; }
 .qr svg { width: 200px; height: 200px; background: #fff; padding: 8px; border-radius: 8px; }
 code, .codes { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
-.codes { columns: 2; padding-left: 18px; }
+.codes { columns: 2; padding-left: 2.4em; }
 .secret { word-break: break-all; }
 ul.scopes { padding-left: 20px; }
 .meta { color: var(--muted); font-size: .9rem; margin-top: 20px; }

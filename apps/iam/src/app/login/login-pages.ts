@@ -50,8 +50,10 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 <button type="submit">Sign in</button>
 </form>
 <div class="divider">or</div>
+<div class="stack">
 ${this.passkeyButton('authenticate', 'Sign in with a passkey', returnTo)}
-${this.social.enabled ? html`<a class="button secondary" href="/login/social/start?return_to=${encodeURIComponent(returnTo)}">Continue with ${this.social.displayName}</a>` : ''}`;
+${this.social.enabled ? html`<a class="button secondary" href="/login/social/start?return_to=${encodeURIComponent(returnTo)}">Continue with ${this.social.displayName}</a>` : ''}
+</div>`;
     sendPage(res, { title: 'Sign in', body, status: state.status, scripts: ['/login/assets/passkey.js'] });
   }
 

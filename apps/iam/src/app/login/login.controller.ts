@@ -74,8 +74,8 @@ export class LoginController {
   private async codePage(req: Request, res: Response, opts: { action: string; returnTo: string; title: string; lead: string; error?: string; status?: number; passkey?: boolean }) {
     const token = this.csrf.token(req, res);
     const body = html`<h1>${opts.title}</h1>
-<p class="lead">${opts.lead}</p>
 ${await this.pages.continuingTo(opts.returnTo)}
+<p>${opts.lead}</p>
 <form method="post" action="${opts.action}" novalidate>
 ${hidden('csrf', token)}${hidden('return_to', opts.returnTo)}
 ${field({ name: 'code', label: 'Authentication code', autocomplete: 'one-time-code', inputmode: 'text', hint: 'The 6-digit code from your authenticator app, or one of your recovery codes.', error: opts.error, autofocus: true })}
@@ -121,7 +121,7 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
       return this.codePage(req, res, { action: '/login/step-up', returnTo, title: 'Confirm it is you', lead, passkey: user.passkey_count > 0 });
     }
     if (user.passkey_count > 0) {
-      const body = html`<h1>Confirm it is you</h1><p class="lead">${lead}</p>${await this.pages.continuingTo(returnTo)}
+      const body = html`<h1>Confirm it is you</h1>${await this.pages.continuingTo(returnTo)}<p>${lead}</p>
 ${hidden('csrf', this.csrf.token(req, res))}
 ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondary: false, stepUp: true })}`;
       return sendPage(res, { title: 'Confirm it is you', body, scripts: ['/login/assets/passkey.js'] });

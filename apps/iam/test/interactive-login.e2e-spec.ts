@@ -1,0 +1,149 @@
+import { PasswordHasher } from '@platform/crypto';
+import { RunningService } from '@platform/testing';
+import * as oidc from 'openid-client';
+import { ClientsRepository } from '../src/app/clients/clients.repository';
+import { Clock } from '../src/app/clock';
+import { UsersRepository } from '../src/app/users/users.repository';
+import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
+import { startIam } from './iam-test-env';
+
+const PASSWORD = 'another long test password';
+const REDIRECT = 'http://127.0.0.1:4998/cb';
+
+describe('iam interactive login over HTTP: throttling, generic errors, CSRF, sessions, max_age, acr_values', () => {
+  let iam: RunningService & { issuer: string };
+
+  beforeAll(async () => {
+    iam = await startIam({ IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', IAM_LOGIN_MAX_FAILURES_PER_IP: '1000' });
+    const hash = await new PasswordHasher().hash(PASSWORD);
+    const users = iam.app.get(UsersRepository);
+    for (const name of ['erin', 'frank', 'gus', 'hal']) await users.upsertByEmail(`${name}@example.test`, name, hash);
+    const inactive = await users.upsertByEmail('ivy@example.test', 'Ivy', hash);
+    await users.setActive(inactive.id, false);
+    await iam.app.get(ClientsRepository).upsert({
+      clientId: 'app',
+      name: 'App',
+      isConfidential: false,
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code'],
+      redirectUris: [REDIRECT],
+      scopes: ['openid'],
+      firstParty: true,
+    });
+  });
+
+  afterAll(() => iam.stop());
+
+  async function authorizeUrl(extra: Record<string, string> = {}) {
+    const url = new URL(`${iam.url}/oauth/authorize`);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'app',
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      ...extra,
+    }).toString();
+    return url.pathname + url.search;
+  }
+
+  async function loginPage(browser: HttpBrowser) {
+    const page = await (await browser.follow(await browser.request(await authorizeUrl()))).res.text();
+    return { page, returnTo: returnToOf(page) };
+  }
+
+  async function attempt(browser: HttpBrowser, email: string, password: string) {
+    const { page, returnTo } = await loginPage(browser);
+    const res = await browser.submit(page, '/login', { email, password, return_to: returnTo });
+    return { status: res.status, body: res.status === 303 ? '' : await res.text() };
+  }
+
+  const alertOf = (body: string) => /role="alert" id="form-error">([^<]*)</.exec(body)?.[1];
+
+  it('answers a wrong password, an unknown email and a disabled account with the same generic error', async () => {
+    const browser = new HttpBrowser(iam.url);
+    const wrong = await attempt(browser, 'gus@example.test', 'not the password');
+    const unknown = await attempt(browser, 'nobody@example.test', PASSWORD);
+    const disabled = await attempt(browser, 'ivy@example.test', PASSWORD);
+    for (const r of [wrong, unknown, disabled]) {
+      expect(r.status).toBe(401);
+      expect(alertOf(r.body)).toBe('Email or password is incorrect.');
+    }
+  });
+
+  it('throttles an account after repeated failures, even with the right password, and says so without naming the account', async () => {
+    const browser = new HttpBrowser(iam.url);
+    for (let i = 0; i < 3; i++) expect((await attempt(browser, 'frank@example.test', 'nope')).status).toBe(401);
+    const locked = await attempt(browser, 'frank@example.test', PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(alertOf(locked.body)).toMatch(/Too many failed attempts/);
+    // Unknown accounts are throttled the same way.
+    for (let i = 0; i < 3; i++) await attempt(browser, 'ghost@example.test', 'nope');
+    expect((await attempt(browser, 'ghost@example.test', 'nope')).status).toBe(429);
+    // Another account from the same IP is not affected by this account's lock.
+    expect((await attempt(browser, 'erin@example.test', PASSWORD)).status).toBe(303);
+  });
+
+  it('refuses a form without the CSRF token', async () => {
+    const browser = new HttpBrowser(iam.url);
+    const { returnTo } = await loginPage(browser);
+    const res = await browser.request('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'erin@example.test', password: PASSWORD, return_to: returnTo }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('set-cookie') ?? '').not.toContain('iam_session=');
+  });
+
+  it('serves pages with a strict CSP and no external assets, and never redirects outside', async () => {
+    const res = await fetch(`${iam.url}/login?return_to=${encodeURIComponent('https://evil.example/')}`);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const page = await res.text();
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(returnToOf(page)).toBe('/login/account');
+  });
+
+  it('keeps sessions in Postgres: logout ends the session even for a copied cookie', async () => {
+    const browser = new HttpBrowser(iam.url);
+    const first = await authorizeWithPassword(browser, await authorizeUrl(), 'hal@example.test', PASSWORD);
+    expect(new URL(first.location!).searchParams.get('code')).toBeTruthy();
+    const copied = browser.cookieHeader;
+    const account = await browser.request('/login/account');
+    const page = await account.text();
+    expect(page).toContain('hal@example.test');
+    const out = await browser.submit(page, '/login/logout', {});
+    expect(out.status).toBe(200);
+    const replay = await fetch(`${iam.url}${await authorizeUrl()}`, { redirect: 'manual', headers: { cookie: copied } });
+    expect(replay.headers.get('location')).toMatch(/^\/login\?/);
+  });
+
+  it('asks again when the session is older than max_age, and drops max_age from the way back', async () => {
+    const browser = new HttpBrowser(iam.url);
+    await authorizeWithPassword(browser, await authorizeUrl(), 'erin@example.test', PASSWORD);
+    const fresh = await browser.request(await authorizeUrl({ max_age: '60' }));
+    expect(new URL(fresh.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    iam.app.get(Clock).advance(120_000);
+    const stale = await browser.request(await authorizeUrl({ max_age: '60' }));
+    const location = stale.headers.get('location')!;
+    expect(location).toMatch(/^\/login\?return_to=/);
+    expect(decodeURIComponent(location)).not.toContain('max_age');
+  });
+
+  it('maps acr_values: aal2 on an aal1 session means step-up (or interaction_required with prompt=none); aal3 is unmet', async () => {
+    const browser = new HttpBrowser(iam.url);
+    await authorizeWithPassword(browser, await authorizeUrl(), 'erin@example.test', PASSWORD);
+    const stepUp = await browser.request(await authorizeUrl({ acr_values: 'aal2' }));
+    expect(stepUp.headers.get('location')).toMatch(/^\/login\/step-up\?return_to=/);
+    const page = await (await browser.follow(stepUp)).res.text();
+    // erin has no second factor yet: the page says how to get one instead of failing silently.
+    expect(page).toContain('A second factor is required');
+    const none = await browser.request(await authorizeUrl({ acr_values: 'aal2', prompt: 'none' }));
+    expect(new URL(none.headers.get('location')!).searchParams.get('error')).toBe('interaction_required');
+    const aal3 = await browser.request(await authorizeUrl({ acr_values: 'aal3' }));
+    expect(new URL(aal3.headers.get('location')!).searchParams.get('error')).toBe('unmet_authentication_requirements');
+    const either = await browser.request(await authorizeUrl({ acr_values: 'aal3 aal1' }));
+    expect(new URL(either.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+  });
+});
