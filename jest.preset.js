@@ -26,4 +26,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
   moduleNameMapper,
   clearMocks: true,
+  // e2e files boot whole services (migrations, Nest, matcher threads) before their first test; on a
+  // busy 2-core machine that can take more than Jest's 5 s default. Timings are never asserted by it.
+  testTimeout: 30_000,
 };
