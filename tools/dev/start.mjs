@@ -159,6 +159,8 @@ Demo OAuth clients (iam):
   platform-bootstrap / dev-bootstrap-secret-change-me   confidential, client_credentials, every scope
   demo-spa                                              public, authorization_code + PKCE
   demo-service-pkjwt                                    private_key_jwt (private JWK in .data/dev-secrets.json)
+Sign in (iam bootstrap user, IAM_BOOTSTRAP_USER_EMAIL/_PASSWORD override it):
+  admin@example.test / dev-admin-password-change-me     ${gatewayUrl}/login/account
 
 Try:
   curl ${gatewayUrl}/health/ready

@@ -30,8 +30,8 @@ runCliAndExit('iam', {
     },
   },
   seed: {
-    describe: 'create the bootstrap client (and demo clients outside production); idempotent',
-    run: (_args, log) => withContext(async (ctx) => log.info('clients seeded', { clients: await ctx.get(SeedService).seed() })),
+    describe: 'create the bootstrap client and user (and demo clients outside production); idempotent',
+    run: (_args, log) => withContext(async (ctx) => log.info('seeded', { clients_and_users: await ctx.get(SeedService).seed() })),
   },
   'iam:create-user': {
     describe: 'create a user or reset their password: --email=a@b --name="Ada" (password on stdin; --no-password for a social-only user, --deactivate to block sign-in)',
