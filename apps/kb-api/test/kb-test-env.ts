@@ -36,7 +36,8 @@ export const kbUnderTest: ServiceUnderTest = {
   },
   loadWorkerModule: async () => (await import('../src/worker.module')).WorkerModule,
   dataSourceOptions: (env) => dataSourceOptions(loadEnv(KbApiEnv, env)),
-  env: { CRYPTO_KEYRING: `t1:${key()}`, SECRET_PEPPERS: `p1:${key()}` },
+  // WORKER_HEALTH_PORT 0: a worker started by a test never takes the fixed port of a running platform.
+  env: { CRYPTO_KEYRING: `t1:${key()}`, SECRET_PEPPERS: `p1:${key()}`, WORKER_HEALTH_PORT: '0' },
   httpOptions,
 };
 
