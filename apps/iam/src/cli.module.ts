@@ -6,6 +6,7 @@ import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
+import { SessionsPurger } from './app/session/sessions-purger';
 import { UsersRepository } from './app/users/users.repository';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
@@ -19,6 +20,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [SeedService, ClientSecretsService, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
+  providers: [SeedService, ClientSecretsService, SessionsPurger, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
 })
 export class CliModule {}

@@ -6,6 +6,7 @@ import { migrateDatabase } from '@platform/database';
 import { runCliAndExit } from '@platform/runtime';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
+import { SessionsPurger } from './app/session/sessions-purger';
 import { createUser } from './app/users/create-user';
 import { SigningKeysService } from './app/keys/signing-keys.service';
 import { CliModule } from './cli.module';
@@ -36,6 +37,10 @@ runCliAndExit('iam', {
   'iam:create-user': {
     describe: 'create a user or reset their password: --email=a@b --name="Ada" (password on stdin; --no-password for a social-only user, --deactivate to block sign-in)',
     run: (args, log) => withContext(async (ctx) => log.info('user saved', { ...(await createUser(ctx, args)) })),
+  },
+  'iam:purge-sessions': {
+    describe: 'delete sessions that ended or expired more than a day ago (also a daily job in the worker)',
+    run: (_args, log) => withContext(async (ctx) => log.info('sessions purged', await ctx.get(SessionsPurger).purge())),
   },
   'iam:rotate-due-secrets': {
     describe: 'rotate client secrets whose auto-rotation interval is due; clear lapsed pickups (daily)',

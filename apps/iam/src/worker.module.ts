@@ -8,6 +8,7 @@ import { KeysModule } from './app/keys/keys.module';
 import { ClientsModule } from './app/clients/clients.module';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { MaintenanceProcessor } from './app/maintenance.processor';
+import { SessionsPurger } from './app/session/sessions-purger';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -22,6 +23,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [MaintenanceProcessor, ClientSecretsService],
+  providers: [MaintenanceProcessor, ClientSecretsService, SessionsPurger],
 })
 export class WorkerModule {}

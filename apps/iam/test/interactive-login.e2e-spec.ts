@@ -2,7 +2,9 @@ import { PasswordHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import * as oidc from 'openid-client';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
+import { DataSource } from 'typeorm';
 import { Clock } from '../src/app/clock';
+import { SessionsPurger } from '../src/app/session/sessions-purger';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
 import { startIam } from './iam-test-env';
@@ -117,6 +119,14 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     expect(out.status).toBe(200);
     const replay = await fetch(`${iam.url}${await authorizeUrl()}`, { redirect: 'manual', headers: { cookie: copied } });
     expect(replay.headers.get('location')).toMatch(/^\/login\?/);
+
+    // The ended session is deleted by the daily purge once it is a day old.
+    const db = iam.app.get(DataSource);
+    const count = async () => (await db.query(`SELECT count(*)::int AS n FROM iam_sessions s JOIN iam_users u ON u.id = s.user_id WHERE u.email = 'hal@example.test'`))[0].n;
+    expect(await count()).toBe(1);
+    iam.app.get(Clock).advance(25 * 3600 * 1000);
+    expect((await new SessionsPurger(db, iam.app.get(Clock)).purge()).purged).toBeGreaterThanOrEqual(1);
+    expect(await count()).toBe(0);
   });
 
   it('asks again when the session is older than max_age, and drops max_age from the way back', async () => {

@@ -8,9 +8,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ClientsRepository } from '../../src/app/clients/clients.repository';
 import { UsersRepository } from '../../src/app/users/users.repository';
 import { startIam } from '../iam-test-env';
-import { launchChromium, screenshotPath } from './chromium';
+import { launchChromium, requireChromium, screenshotPath } from './chromium';
 import { startUpstreamProvider } from './upstream-provider';
 
+requireChromium();
 jest.setTimeout(120_000);
 
 const PASSWORD = 'a long enough demo password';

@@ -23,7 +23,8 @@ export class DiscoveryController {
       response_modes_supported: ['query'],
       authorization_response_iss_parameter_supported: true,
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'at_hash', 'sid', 'email', 'name'],
-      acr_values_supported: ['aal1', 'aal2', 'aal3'],
+      // aal3 is never issued (no attestation check of authenticators; see docs/iam.md).
+      acr_values_supported: ['aal1', 'aal2'],
       prompt_values_supported: ['none', 'login'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
