@@ -9,6 +9,11 @@ import { IngestModule } from './app/ingest/ingest.module';
 import { KbCryptoModule } from './app/kb-crypto.module';
 import { KbOpenApiModule } from './app/openapi.controller';
 import { KbSystemAdminModule } from './app/system-admin/system-admin.module';
+import { ConversationsModule } from './app/conversations/conversations.module';
+import { NotificationsModule } from './app/notifications/notifications.module';
+import { ChatPreferencesModule } from './app/preferences/chat-preferences.module';
+import { PresetsModule } from './app/presets/presets.module';
+import { PromotionModule } from './app/promotion/promotion.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -29,6 +34,11 @@ import { migrations } from './migrations';
     IngestModule.api(),
     KbGuardrailsModule,
     ChatModule,
+    NotificationsModule,
+    PromotionModule,
+    ConversationsModule,
+    PresetsModule,
+    ChatPreferencesModule,
   ],
 })
 export class AppModule {}

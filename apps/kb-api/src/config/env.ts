@@ -107,6 +107,17 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @IsBoolean()
   KB_ANONYMOUS_CHAT_ENABLED: boolean = false;
 
+  /** The promotion pipeline (suggest, promote, approve, reject); off unless configured (503 promotion_disabled). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  KB_PROMOTION_ENABLED: boolean = false;
+
+  /** How long a promotion's single-use approval token stays valid, minutes. */
+  @IsInt()
+  @Min(1)
+  @Max(60 * 24 * 30)
+  KB_PROMOTION_APPROVAL_TTL_MIN: number = 60 * 24;
+
   /** Database of the guardrails stores on the same server (audit, settings, approvals). */
   @Matches(/^[a-z_][a-z0-9_]{0,62}$/)
   KB_GUARDRAILS_DATABASE_NAME: string = 'guardrails';

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AnswerProvider } from '../chat/answer-provider';
+import { ChatService } from '../chat/chat.service';
+import { RetrievalService } from '../retrieval/retrieval.service';
+import { ConversationsController } from './conversations.controller';
+import { ConversationsService } from './conversations.service';
+
+/** ChatModule does not export its answering service, so this module wires its own from the same parts. */
+@Module({
+  controllers: [ConversationsController],
+  providers: [RetrievalService, AnswerProvider, ChatService, ConversationsService],
+})
+export class ConversationsModule {}

@@ -1,0 +1,223 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { KbError } from '../errors/kb-errors';
+import { IngestService } from '../ingest/ingest.service';
+import { kbEnv } from '../kb-config';
+import { NotificationsService } from '../notifications/notifications.service';
+import { hashApprovalToken, newApprovalToken } from './approval-token';
+import { canonicalPath } from './canonical-types';
+import { checkDraft, ParsedDraft } from './frontmatter';
+
+export const PROMOTE_PERMISSION = 'kb.promote.any';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface ApprovalRow {
+  id: string;
+  tenant_id: string;
+  flow_run_id: string;
+  project_key: string;
+  source_path: string;
+  slug: string;
+  canonical_type: string;
+  title: string;
+  doc_id: string | null;
+  markdown: string;
+  requested_by: string | null;
+}
+
+export interface Decider {
+  tenantId: string;
+  userId: string;
+  /** How the human authenticated (session or token), for the audit. */
+  via: string;
+  /** The name the caller gave for the audit, if any. */
+  actor?: string;
+}
+
+const forbidden = () => new KbError(403, 'forbidden', 'This approval token is not valid for this promotion.');
+
+/**
+ * The promotion flow: a validated draft is paused at a human approval gate and nothing is written.
+ * Approve and reject each claim the pending run with one conditional update (right token, not
+ * expired, still pending), so concurrent decisions resolve to exactly one winner; only the
+ * approving winner writes canonical storage and dispatches the ingest. Every decision, refused
+ * ones included, is audited with its actor.
+ */
+@Injectable()
+export class PromotionService {
+  private readonly logger = new Logger('PromotionService');
+  readonly enabled: boolean;
+  private readonly ttlMinutes: number;
+  private readonly appUrl: string;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ingest: IngestService,
+    private readonly notifications: NotificationsService,
+    config: ConfigService,
+  ) {
+    const env = kbEnv(config);
+    this.enabled = env.get('KB_PROMOTION_ENABLED');
+    this.ttlMinutes = env.get('KB_PROMOTION_APPROVAL_TTL_MIN');
+    this.appUrl = env.get('KB_APP_URL').replace(/\/+$/, '');
+  }
+
+  assertEnabled(): void {
+    if (!this.enabled) throw new KbError(503, 'promotion_disabled', 'Promotion is disabled on this installation.');
+  }
+
+  /** Validates and pauses: the answer carries the only copy of the approval token. */
+  async promote(tenantId: string, userId: string | null, input: { project_key: string; markdown: string; title?: string }) {
+    this.assertEnabled();
+    const check = checkDraft(input.markdown);
+    if (!check.valid) {
+      const message = check.reason === 'no_frontmatter' ? 'The draft has no YAML frontmatter.' : 'The draft frontmatter is invalid.';
+      throw new KbError(422, check.reason, message, { errors: check.errors });
+    }
+    const draft: ParsedDraft = check.parsed;
+    const approvalId = randomUUID();
+    const flowRunId = randomUUID();
+    const { token, hash } = newApprovalToken();
+    const sourcePath = canonicalPath(draft.type, draft.slug);
+    const title = input.title ?? draft.title_line ?? draft.slug;
+    const [row] = await this.db.transaction(async (m) => {
+      const inserted = await m.query(
+        `INSERT INTO kb_promotion_approvals (id, tenant_id, flow_run_id, token_hash, expires_at, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by)
+         VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5), $6, $7, $8, $9, $10, $11, $12, $13) RETURNING expires_at`,
+        [approvalId, tenantId, flowRunId, hash, this.ttlMinutes, input.project_key, sourcePath, draft.slug, draft.type, title, draft.doc_id, input.markdown, userId],
+      );
+      await this.audit(m, tenantId, approvalId, 'requested', userId, undefined, { project_key: input.project_key, path: sourcePath, slug: draft.slug, type: draft.type });
+      return inserted;
+    });
+    await this.notifications.notify(tenantId, await this.notifications.holdersOf(tenantId, PROMOTE_PERMISSION), 'kb_promotion_awaiting_approval', {
+      approval_id: approvalId,
+      flow_run_id: flowRunId,
+      project_key: input.project_key,
+      slug: draft.slug,
+      title,
+      path: sourcePath,
+      requested_by: userId === null ? null : Number(userId),
+    });
+    const approvePath = `/api/kb/promotion/${approvalId}/approve`;
+    const rejectPath = `/api/kb/promotion/${approvalId}/reject`;
+    return {
+      status: 'paused' as const,
+      flow_run_id: flowRunId,
+      doc_id: draft.doc_id,
+      slug: draft.slug,
+      path: sourcePath,
+      approval: {
+        approval_id: approvalId,
+        token,
+        expires_at: (row.expires_at as Date).toISOString(),
+        approve_url: this.appUrl + approvePath,
+        reject_url: this.appUrl + rejectPath,
+        approve_path: approvePath,
+        reject_path: rejectPath,
+      },
+    };
+  }
+
+  async approve(approvalId: string, token: string, who: Decider) {
+    const run = await this.claim(approvalId, token, who, 'approved', null);
+    let documentId: number | undefined;
+    let failure: string | undefined;
+    try {
+      const result = await this.ingest.ingest(who.tenantId, [
+        {
+          project_key: run.project_key,
+          source_path: run.source_path,
+          title: run.title,
+          mime_type: 'text/markdown',
+          content: run.markdown,
+          metadata: {
+            canonical_type: run.canonical_type,
+            slug: run.slug,
+            doc_id: run.doc_id,
+            promotion: { approval_id: run.id, flow_run_id: run.flow_run_id, requested_by: run.requested_by === null ? null : Number(run.requested_by), approved_by: Number(who.userId) },
+          },
+        },
+      ]);
+      const [entry] = result.documents;
+      if (entry.status === 'queued') documentId = entry.document_id;
+      else failure = entry.error ?? 'the document was not queued';
+    } catch (e) {
+      failure = (e as Error).message;
+      this.logger.error(`promotion ${run.id} could not be dispatched: ${failure}`);
+    }
+    if (documentId === undefined) {
+      await this.db.transaction(async (m) => {
+        await m.query(`UPDATE kb_promotion_approvals SET status = 'failed' WHERE id = $1`, [run.id]);
+        await this.audit(m, who.tenantId, run.id, 'dispatch_failed', who.userId, who.actor, { via: who.via, error: failure });
+      });
+      await this.notifications.notify(who.tenantId, [run.requested_by, who.userId], 'kb_ingest_failed', { approval_id: run.id, project_key: run.project_key, source_path: run.source_path, error: failure });
+      return { accepted: false as const, body: { status: 'failed', flow_run_id: run.flow_run_id, approval_id: run.id, failed_step: 'write_canonical' } };
+    }
+    await this.db.query('UPDATE kb_promotion_approvals SET document_id = $2 WHERE id = $1', [run.id, documentId]);
+    await this.notifications.notify(who.tenantId, [run.requested_by], 'kb_canonical_promoted', {
+      approval_id: run.id,
+      document_id: documentId,
+      project_key: run.project_key,
+      path: run.source_path,
+      slug: run.slug,
+      title: run.title,
+      approved_by: Number(who.userId),
+    });
+    return { accepted: true as const, body: { status: 'accepted', flow_run_id: run.flow_run_id, approval_id: run.id, path: run.source_path, document_id: documentId } };
+  }
+
+  /** The paused run is dropped: its draft is erased and nothing is written. */
+  async reject(approvalId: string, token: string, who: Decider, reason: string | undefined) {
+    const run = await this.claim(approvalId, token, who, 'rejected', reason ?? null);
+    await this.notifications.notify(who.tenantId, [run.requested_by], 'kb_promotion_rejected', {
+      approval_id: run.id,
+      project_key: run.project_key,
+      slug: run.slug,
+      title: run.title,
+      reason: reason ?? null,
+      rejected_by: Number(who.userId),
+    });
+    return { status: 'rejected', flow_run_id: run.flow_run_id, approval_id: run.id };
+  }
+
+  /** The one conditional update that decides a run; a refusal is audited and answers 403 `forbidden`. */
+  private async claim(approvalId: string, token: string, who: Decider, outcome: 'approved' | 'rejected', reason: string | null): Promise<ApprovalRow> {
+    const known = UUID.test(approvalId);
+    return this.db.transaction(async (m) => {
+      const [rows] = known
+        ? await m.query(
+            `UPDATE kb_promotion_approvals SET status = $4, decided_by = $5, decided_at = now(), decision_reason = $6
+             WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'pending' AND expires_at > now()
+             RETURNING id, tenant_id, flow_run_id, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by`,
+            [approvalId, who.tenantId, hashApprovalToken(token), outcome, who.userId, reason],
+          )
+        : [[]];
+      const run = (rows as ApprovalRow[])[0];
+      await this.audit(m, who.tenantId, known ? approvalId : null, run ? outcome : 'denied', who.userId, who.actor, {
+        via: who.via,
+        ...(run ? {} : { attempted: outcome }),
+        ...(reason ? { reason } : {}),
+      });
+      if (!run) return null;
+      if (outcome === 'rejected') await m.query('UPDATE kb_promotion_approvals SET markdown = NULL WHERE id = $1', [run.id]);
+      return run;
+    }).then((run) => {
+      if (!run) throw forbidden();
+      return run;
+    });
+  }
+
+  private async audit(m: EntityManager, tenantId: string, approvalId: string | null, action: string, userId: string | null, actor: string | undefined, detail: object) {
+    await m.query('INSERT INTO kb_promotion_audit (tenant_id, approval_id, action, actor_user_id, actor_label, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
+      tenantId,
+      approvalId,
+      action,
+      userId,
+      actor ?? null,
+      JSON.stringify(detail),
+    ]);
+  }
+}
