@@ -61,6 +61,14 @@ const LOADED_RULESETS = 8;
  * an error from then on instead of being compiled again. Before any of that, a literal prefilter
  * (rule-prefilter.ts) leaves out rules that cannot match the text; a prompt no rule can match needs no thread work.
  */
+interface SlowCompile {
+  count: number;
+  until: number;
+}
+
+const STRIKE_BACKOFF_MS = 30_000;
+const STRIKE_BACKOFF_MAX_MS = 15 * 60_000;
+
 export class BoundedMatcher {
   readonly timeoutMs: number;
   private readonly compileTimeoutMs: number;
@@ -72,8 +80,8 @@ export class BoundedMatcher {
   private queue: Entry[] = [];
   private timer?: NodeJS.Timeout;
   private seq = 0;
-  /** version -> rule index -> compilations that ran out of time. */
-  private readonly slowCompiles = new Map<string, Map<number, number>>();
+  /** version -> rule index -> compilations that ran out of time, and until when the rule is struck out. */
+  private readonly slowCompiles = new Map<string, Map<number, SlowCompile>>();
   /** Versions the thread has compiled at least once, so their compile errors are known. */
   private readonly compiledVersions = new Set<string>();
 
@@ -104,8 +112,17 @@ export class BoundedMatcher {
     if (!this.compiledVersions.has(version)) return false;
     const strikes = this.slowCompiles.get(version);
     if (!strikes) return true;
-    for (const [rule, count] of strikes) if (rule >= from && count >= 2) return false;
+    for (const [rule, strike] of strikes) if (rule >= from && this.struckOut(strike)) return false;
     return true;
+  }
+
+  /**
+   * Twice too slow to compile: reported as an error (the screen fails closed or open per policy)
+   * until a back-off ends, then compiled again. A busy machine recovers by itself; a pattern that is
+   * really too slow stays out, retried ever less often.
+   */
+  private struckOut(strike: SlowCompile): boolean {
+    return strike.count >= 2 && Date.now() < strike.until;
   }
 
   private submit(ruleset: Ruleset, text: string, from: number, rules: number[], stopOnError: boolean): Promise<MatchReport> {
@@ -164,9 +181,10 @@ export class BoundedMatcher {
   private loadableRules(ruleset: Ruleset): MatcherRule[] {
     const strikes = this.slowCompiles.get(ruleset.version);
     if (!strikes) return ruleset.rules;
-    return ruleset.rules.map((rule, i) =>
-      (strikes.get(i) ?? 0) >= 2 ? { ...rule, error: `could not be compiled within ${this.compileTimeoutMs} ms` } : rule,
-    );
+    return ruleset.rules.map((rule, i) => {
+      const strike = strikes.get(i);
+      return strike && this.struckOut(strike) ? { ...rule, error: `could not be compiled within ${this.compileTimeoutMs} ms` } : rule;
+    });
   }
 
   private ensureWorker(): Worker {
@@ -228,8 +246,10 @@ export class BoundedMatcher {
     this.discardWorker();
     if (head?.kind === 'load') {
       const rule = started ? Atomics.load(progress, 1) : 0;
-      const strikes = this.slowCompiles.get(head.version) ?? new Map<number, number>();
-      strikes.set(rule, (strikes.get(rule) ?? 0) + 1);
+      const strikes = this.slowCompiles.get(head.version) ?? new Map<number, SlowCompile>();
+      const count = (strikes.get(rule)?.count ?? 0) + 1;
+      const backoffMs = count < 2 ? 0 : Math.min(STRIKE_BACKOFF_MAX_MS, STRIKE_BACKOFF_MS * 2 ** (count - 2));
+      strikes.set(rule, { count, until: Date.now() + backoffMs });
       if (this.slowCompiles.size >= 32) this.slowCompiles.clear();
       this.slowCompiles.set(head.version, strikes);
     } else if (head) {
