@@ -189,7 +189,8 @@ describe('iam interactive login in Chromium', () => {
       await page.getByLabel('Code from the app').fill(totp.generate());
       await page.getByRole('button', { name: 'Turn on' }).click();
       await page.locator('[data-recovery-codes]').waitFor();
-      await expect(page.locator('[data-recovery-codes] li').count()).resolves.toBe(10);
+      const recoveryCodes = await page.locator('[data-recovery-codes] li').allTextContents();
+      expect(recoveryCodes).toHaveLength(10);
       await shot(page, '08-totp-recovery-codes');
       await page.goto(`${iam.issuer}/login/logout`);
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -205,6 +206,19 @@ describe('iam interactive login in Chromium', () => {
       expect(id).toMatchObject({ sub: userIds['bob'], acr: 'aal2' });
       expect(id['amr']).toEqual(expect.arrayContaining(['pwd', 'otp', 'mfa']));
       expect(access).toMatchObject({ acr: 'aal2' });
+
+      // A recovery code stands in for the app once; then the app can be turned off (from aal2 only).
+      await page.goto(`${iam.issuer}/login/logout`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.goto(`${iam.issuer}/login/account`);
+      await fillPassword(page, 'bob@example.test');
+      await page.getByLabel('Authentication code').fill(recoveryCodes[0].trim());
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.getByText('assurance level aal2').waitFor();
+      await page.getByRole('button', { name: 'Turn off authenticator app' }).click();
+      await page.getByText('Authenticator app removed.').waitFor();
+      await shot(page, '09b-totp-disabled');
+      await expect(page.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).resolves.toBe(true);
     });
   });
 
