@@ -183,7 +183,7 @@ describe('kb-api ingest, worker and grounded chat', () => {
     expect(attack.body).toMatchObject({ refusal_reason: 'blocked_by_guardrails', confidence: 0, citations: [] });
     const [audit] = await db.query(`SELECT blocked, rule_id FROM guardrails_injection_audit ORDER BY id DESC LIMIT 1`);
     expect(audit.blocked).toBe(true);
-    expect(audit.rule_id).toEqual(expect.any(String));
+    expect(audit.rule_id).toBe('ignore_previous');
   });
 
   it('validates the chat request and gates it on token abilities', async () => {
