@@ -99,6 +99,19 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     expect(res.headers.get('set-cookie') ?? '').not.toContain('iam_session=');
   });
 
+  it('answers array-shaped form fields with the form and its errors, not a server error', async () => {
+    const browser = new HttpBrowser(iam.url);
+    const { page, returnTo } = await loginPage(browser);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
+    const res = await browser.request('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf=${csrf}&email[]=erin%40example.test&password[a]=x&return_to=${encodeURIComponent(returnTo)}`,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('Enter your email address.');
+  });
+
   it('serves pages with a strict CSP and no external assets, and never redirects outside', async () => {
     const res = await fetch(`${iam.url}/login?return_to=${encodeURIComponent('https://evil.example/')}`);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");

@@ -63,7 +63,7 @@ ${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
   }
 
   @Post()
-  async decide(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, string | undefined>): Promise<void> {
+  async decide(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, unknown>): Promise<void> {
     const session = await this.sessions.read(req);
     const request = await this.request(form['return_to']);
     if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');

@@ -2,12 +2,13 @@ import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountAccess, AccountAccessService } from './account-access';
 import { CsrfService } from './csrf.service';
+import { formText } from './form-text';
 import { field, formError, hidden, html, Html, sendPage } from './html';
 import { LoginPages } from './login-pages';
 import { PasskeysRepository } from './passkeys/passkeys.repository';
 import { TotpService } from './totp.service';
 
-type Form = Record<string, string | undefined>;
+type Form = Record<string, unknown>;
 
 const NOTICES: Record<string, string> = {
   passkey: 'Passkey added.',
@@ -114,7 +115,7 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;
-    const codes = await this.totp.confirm(access.user, form['code'] ?? '');
+    const codes = await this.totp.confirm(access.user, formText(form['code']));
     if (!codes) return this.renderEnrolment(req, res, access, 'That code is not valid. Wait for the next code and try again.');
     const body = html`<h1>Authenticator app is on</h1>
 <p class="lead">Save these recovery codes somewhere safe. Each one signs you in once if you lose your phone. They are shown only now.</p>
@@ -135,7 +136,7 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   async removePasskey(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;
-    await this.passkeys.remove(access.user.id, String(form['credential_id'] ?? ''));
+    await this.passkeys.remove(access.user.id, formText(form['credential_id']));
     res.redirect(303, '/login/account?done=passkey-removed');
   }
 }

@@ -4,6 +4,7 @@ import { SessionService } from '../session/session.service';
 import { UsersRepository } from '../users/users.repository';
 import { LOGIN_CSS, PASSKEY_JS } from './assets';
 import { CsrfService } from './csrf.service';
+import { formText } from './form-text';
 import { field, hidden, html, sendPage } from './html';
 import { LoginPages } from './login-pages';
 import { PasswordLoginService } from './password-login.service';
@@ -11,7 +12,7 @@ import { PendingLoginStore } from './pending-login';
 import { safeReturnTo } from './return-to';
 import { SecondFactorService } from './second-factor.service';
 
-type Form = Record<string, string | undefined>;
+type Form = Record<string, unknown>;
 
 const INVALID = 'Email or password is incorrect.';
 const THROTTLED = 'Too many failed attempts. Wait a few minutes, then try again.';
@@ -51,8 +52,8 @@ export class LoginController {
   @Post()
   async submit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const returnTo = safeReturnTo(body['return_to']);
-    const email = (body['email'] ?? '').trim();
-    const password = body['password'] ?? '';
+    const email = formText(body['email']).trim();
+    const password = formText(body['password']);
     if (!this.csrf.valid(req, body['csrf'])) {
       return this.pages.login(req, res, returnTo, { email, status: 403, error: 'This form expired. Please sign in again.' });
     }
@@ -100,7 +101,7 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
       this.codePage(req, res, { action: '/login/second-factor', returnTo, title: 'Two-step verification', lead: 'Enter the code from your authenticator app.', error, status });
     if (!this.csrf.valid(req, body['csrf'])) return page('This form expired. Please enter the code again.', 403);
     const user = await this.users.findForLogin(pending.sub);
-    const result = user ? await this.secondFactor.check(user, body['code'] ?? '', req.ip ?? '') : 'invalid';
+    const result = user ? await this.secondFactor.check(user, formText(body['code']), req.ip ?? '') : 'invalid';
     if (result === 'throttled') return page(THROTTLED, 429);
     if (result === 'invalid' || !user) return page('That code is not valid. Check your authenticator app and try again.', 401);
     this.pending.clear(res);
@@ -138,7 +139,7 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
     const page = (error: string, status: number) =>
       this.codePage(req, res, { action: '/login/step-up', returnTo, title: 'Confirm it is you', lead: 'This requires a second factor. Confirm it is you.', error, status, passkey: (user?.passkey_count ?? 0) > 0 });
     if (!this.csrf.valid(req, body['csrf'])) return page('This form expired. Please enter the code again.', 403);
-    const result = user ? await this.secondFactor.check(user, body['code'] ?? '', req.ip ?? '') : 'invalid';
+    const result = user ? await this.secondFactor.check(user, formText(body['code']), req.ip ?? '') : 'invalid';
     if (result === 'throttled') return page(THROTTLED, 429);
     if (result === 'invalid') return page('That code is not valid. Check your authenticator app and try again.', 401);
     await this.sessions.raise(session, 'aal2', result.amr);
