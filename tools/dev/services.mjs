@@ -36,6 +36,7 @@ export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets
     IAM_OAUTH_CLIENT_SELFFETCH: 'true',
     GUARDRAILS_API_ENABLED: 'true',
     GUARDRAILS_HITL_REQUESTS_STORE: 'database',
+    KB_PROMOTION_ENABLED: 'true',
     // The platform's own documentation, ingested as the knowledge base's demo documents.
     KB_DEMO_DOCUMENTS_DIR: fileURLToPath(new URL('../../docs', import.meta.url)),
   };
