@@ -4,6 +4,7 @@ import { PlatformModule } from '@platform/runtime';
 import { KbAdminModule } from './app/admin/admin.module';
 import { KbAuthModule } from './app/auth/auth.module';
 import { ChatModule } from './app/chat/chat.module';
+import { DocumentsModule } from './app/documents/documents.module';
 import { KbGuardrailsModule } from './app/guardrails/kb-guardrails.module';
 import { IngestModule } from './app/ingest/ingest.module';
 import { KbCryptoModule } from './app/kb-crypto.module';
@@ -34,6 +35,7 @@ import { migrations } from './migrations';
     IngestModule.api(),
     KbGuardrailsModule,
     ChatModule,
+    DocumentsModule,
     NotificationsModule,
     PromotionModule,
     ConversationsModule,

@@ -2,6 +2,7 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { KbIdentity1763940000000 } from './1763940000000-identity';
 import { KbDocuments1763950000000 } from './1763950000000-documents';
 import { KbPromotionConversations1764000000000 } from './1764000000000-promotion-conversations';
+import { KbCollectionsFeedback1764010000000 } from './1764010000000-collections-feedback';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
-export const migrations = [InitialSchema1763800000000, KbIdentity1763940000000, KbDocuments1763950000000, KbPromotionConversations1764000000000];
+export const migrations = [InitialSchema1763800000000, KbIdentity1763940000000, KbDocuments1763950000000, KbPromotionConversations1764000000000, KbCollectionsFeedback1764010000000];

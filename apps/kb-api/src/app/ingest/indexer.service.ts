@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { BINARY_CONVERTERS } from './binary-converters';
 import { chunkMarkdown } from './chunker';
 import { SourceType, toMarkdown } from './convert';
 import { LocalDocumentStorage } from './document-storage';
@@ -29,7 +30,7 @@ export class IndexerService {
     const bytes = await this.storage.read(doc.storage_key);
     // The file is overwritten by a newer submission before its own job runs: that job indexes it.
     if (createHash('sha256').update(bytes).digest('hex') !== job.hash) return 'superseded';
-    const converted = await toMarkdown(doc.source_type as SourceType, bytes);
+    const converted = await toMarkdown(doc.source_type as SourceType, bytes, BINARY_CONVERTERS);
     const chunks = chunkMarkdown(converted.markdown);
     const title = doc.metadata['title_from_content'] === false ? doc.title : (converted.title ?? doc.title);
     const language = detectLanguage(converted.markdown);

@@ -1,0 +1,39 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+
+export class DocumentReferenceDto {
+  /** Defaults to the default ingest project, as at ingest. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(120)
+  project_key?: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  source_path!: string;
+}
+
+export class DeleteDocumentsDto {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => DocumentReferenceDto)
+  documents!: DocumentReferenceDto[];
+
+  /** Hard delete: the row, its chunks and the stored file go; otherwise the document is only marked deleted. */
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
+}
