@@ -99,9 +99,4 @@ export class SessionService {
     }
     res.clearCookie(SESSION_COOKIE, { path: '/' });
   }
-
-  /** Ends every session of a user (password or factor changes elsewhere). */
-  async endAllFor(userId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE iam_sessions SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL`, [userId, this.clock.now()]);
-  }
 }

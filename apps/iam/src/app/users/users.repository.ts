@@ -100,11 +100,6 @@ export class UsersRepository {
     return affected === 1;
   }
 
-  async remainingRecoveryCodes(id: string): Promise<number> {
-    const [row] = await this.dataSource.query('SELECT count(*)::int AS n FROM iam_recovery_codes WHERE user_id = $1 AND used_at IS NULL', [id]);
-    return row.n;
-  }
-
   async ensureWebauthnHandle(id: string, candidate: string): Promise<string> {
     const [[row]] = await this.dataSource.query(
       'UPDATE iam_users SET webauthn_user_handle = COALESCE(webauthn_user_handle, $2) WHERE id = $1 RETURNING webauthn_user_handle',
