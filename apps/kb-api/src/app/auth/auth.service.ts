@@ -12,6 +12,7 @@ import { KbPrincipal } from './kb-principal';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
 import { SessionsService } from './sessions.service';
 import { ThrottleService } from './throttle.service';
+import { TokenIdentityCache } from './token-identity-cache';
 import { TwoFactorService } from './two-factor.service';
 
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
@@ -45,6 +46,7 @@ export class AuthService {
     private readonly mailer: MailerService,
     @InjectDataSource() private readonly db: DataSource,
     config: ConfigService,
+    private readonly identities: TokenIdentityCache,
   ) {
     const env = kbEnv(config);
     this.maxAttempts = env.get('KB_LOGIN_MAX_ATTEMPTS');
@@ -118,19 +120,17 @@ export class AuthService {
     await this.tokens.revokeAllOf(user.id);
   }
 
-  async me(principal: KbPrincipal) {
-    const user = await this.requireUser(principal);
-    const [projects, teams] = await Promise.all([
-      this.users.memberships(user.id, principal.tenantId),
-      queryRows<{ tenant_id: string; name: string; projects: string[] }>(
-        this.db,
-        `SELECT t.id AS tenant_id, t.name, coalesce(array_agg(m.project_key ORDER BY m.project_key) FILTER (WHERE m.project_key IS NOT NULL), '{}') AS projects
-           FROM kb_tenants t LEFT JOIN kb_memberships m ON m.tenant_id = t.id AND m.user_id = $1
-          WHERE t.id = $2 OR t.id IN (SELECT tenant_id FROM kb_user_roles WHERE user_id = $1) OR m.user_id IS NOT NULL
-          GROUP BY t.id, t.name ORDER BY t.id`,
-        [user.id, user.tenant_id],
-      ),
-    ]);
+  /** `cached`: the lean path may serve a token's profile from TokenIdentityCache (see KbAuthGuard.canActivateWithCachedTokens). */
+  async me(principal: KbPrincipal, options: { cached?: boolean } = {}) {
+    const profile =
+      options.cached && principal.kind === 'token' && principal.userId
+        ? await this.identities.get(`me:${principal.userId}:${principal.tenantId}`, async () => {
+            const loaded = await this.profileOf(principal);
+            return loaded && { value: loaded, userId: loaded.user.id };
+          })
+        : await this.profileOf(principal);
+    if (!profile) throw new KbMessage(401, 'Unauthenticated.');
+    const { user, projects, teams } = profile;
     const prefs = user.preferences as Record<string, unknown>;
     return {
       user: { ...publicUser(user), email_verified_at: user.email_verified_at?.toISOString() ?? null },
@@ -145,6 +145,23 @@ export class AuthService {
       two_factor_enabled: this.twoFactor.isEnabled(user),
       auth: { kind: principal.kind, abilities: principal.abilities },
     };
+  }
+
+  private async profileOf(principal: KbPrincipal) {
+    const user = principal.userId ? await this.users.findById(principal.userId) : null;
+    if (!user) return null;
+    const [projects, teams] = await Promise.all([
+      this.users.memberships(user.id, principal.tenantId),
+      queryRows<{ tenant_id: string; name: string; projects: string[] }>(
+        this.db,
+        `SELECT t.id AS tenant_id, t.name, coalesce(array_agg(m.project_key ORDER BY m.project_key) FILTER (WHERE m.project_key IS NOT NULL), '{}') AS projects
+           FROM kb_tenants t LEFT JOIN kb_memberships m ON m.tenant_id = t.id AND m.user_id = $1
+          WHERE t.id = $2 OR t.id IN (SELECT tenant_id FROM kb_user_roles WHERE user_id = $1) OR m.user_id IS NOT NULL
+          GROUP BY t.id, t.name ORDER BY t.id`,
+        [user.id, user.tenant_id],
+      ),
+    ]);
+    return { user, projects, teams };
   }
 
   async requireUser(principal: KbPrincipal): Promise<UserRow> {

@@ -4,12 +4,14 @@ import { JWT_VERIFIER, JwtVerifier } from '@platform/auth';
 import { parseCookie } from 'cookie';
 import { KbError, KbMessage } from '../errors/kb-errors';
 import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
-import { UsersRepository } from '../identity/users.repository';
-import { TENANT_ID, TenantsRepository } from '../tenancy/tenants.repository';
+import { Authorization, UsersRepository } from '../identity/users.repository';
+import { TENANT_ID } from '../tenancy/tenants.repository';
 import { KB_ABILITY, KB_CAN, KB_GLOBAL, KB_PERMISSIONS, KB_PUBLIC, KB_ROLES, KB_TOKEN_ONLY, KB_USER_ONLY } from './gates';
 import { KbPrincipal, KbRequest } from './kb-principal';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
 import { SessionsService } from './sessions.service';
+import { TenantStatusReader } from './tenant-status.reader';
+import { TokenIdentities } from './token-identities';
 
 export const SESSION_COOKIE = 'kb_session';
 export const CSRF_COOKIE = 'XSRF-TOKEN';
@@ -17,7 +19,11 @@ export const CSRF_HEADER = 'x-xsrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-type Authenticated = Omit<KbPrincipal, 'tenantId' | 'roles' | 'permissions' | 'platformAdmin'> & { csrfOk?: boolean };
+type Authenticated = Omit<KbPrincipal, 'tenantId' | 'roles' | 'permissions' | 'platformAdmin'> & {
+  csrfOk?: boolean;
+  /** A personal access token's authorization in its own tenant, resolved with the token. */
+  homeAuthorization?: Authorization;
+};
 
 /**
  * `auth:guard` and the gates after it, in order: authenticate (bearer personal access token, iam
@@ -31,20 +37,35 @@ export class KbAuthGuard implements CanActivate {
     private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
     private readonly users: UsersRepository,
-    private readonly tenants: TenantsRepository,
     @Inject(JWT_VERIFIER) private readonly iam: JwtVerifier,
+    private readonly tokenIdentities: TokenIdentities,
+    private readonly tenantStatus: TenantStatusReader,
   ) {}
 
   private meta<T>(key: string, ctx: ExecutionContext): T | undefined {
     return this.reflector.getAllAndOverride<T>(key, [ctx.getHandler(), ctx.getClass()]);
   }
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  canActivate(ctx: ExecutionContext): Promise<boolean> {
+    return this.check(ctx, false);
+  }
+
+  /**
+   * The same checks for the lean /api/auth/me path: a personal access token's identity (token,
+   * user, authorization in the token's tenant) may come from TokenIdentityCache. Every change made
+   * through kb-api applies at once either way; a change written to the database behind kb-api's
+   * back shows here within TOKEN_IDENTITY_TTL_MS. Tenant status is read fresh in both.
+   */
+  canActivateWithCachedTokens(ctx: ExecutionContext): Promise<boolean> {
+    return this.check(ctx, true);
+  }
+
+  private async check(ctx: ExecutionContext, cachedTokens: boolean): Promise<boolean> {
     if (this.meta<boolean>(KB_PUBLIC, ctx)) return true;
     const req = ctx.switchToHttp().getRequest<KbRequest>();
     // The platform's probes and metrics (shared controllers) answer the orchestrator, not users.
     if (req.path === '/metrics' || req.path.startsWith('/health/')) return true;
-    const who = await this.authenticate(req);
+    const who = await this.authenticate(req, cachedTokens);
     if (!who) throw new KbMessage(401, 'Unauthenticated.');
 
     if (this.meta<boolean>(KB_TOKEN_ONLY, ctx) && who.kind !== 'token') throw new KbMessage(403, 'This action needs a personal access token.');
@@ -55,11 +76,14 @@ export class KbAuthGuard implements CanActivate {
 
     const global = this.meta<boolean>(KB_GLOBAL, ctx) === true;
     const tenantId = global ? who.homeTenantId : await this.activeTenant(req, who);
-    const auth = who.userId
-      ? await this.users.authorization(who.userId, tenantId)
-      : { roles: [], permissions: [], platformAdmin: false, tenants: [] };
+    const auth = !who.userId
+      ? { roles: [], permissions: [], platformAdmin: false, tenants: [] }
+      : who.homeAuthorization && tenantId === who.homeTenantId
+        ? who.homeAuthorization
+        : await this.users.authorization(who.userId, tenantId);
     const principal: KbPrincipal = { ...who, tenantId, roles: auth.roles, permissions: auth.permissions, platformAdmin: auth.platformAdmin };
     delete (principal as Authenticated).csrfOk;
+    delete (principal as Authenticated).homeAuthorization;
     req.kbPrincipal = principal;
 
     const roles = this.meta<string[]>(KB_ROLES, ctx);
@@ -78,13 +102,13 @@ export class KbAuthGuard implements CanActivate {
     return true;
   }
 
-  private async authenticate(req: KbRequest): Promise<Authenticated | null> {
+  private async authenticate(req: KbRequest, cachedTokens: boolean): Promise<Authenticated | null> {
     const header = req.headers.authorization;
     if (typeof header === 'string' && header.length > 0) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) return null;
       const credential = match[1];
-      if (credential.startsWith('kbp_')) return this.fromToken(credential);
+      if (credential.startsWith('kbp_')) return cachedTokens ? this.fromCachedToken(credential) : this.fromToken(credential);
       if (JWT_SHAPE.test(credential)) return this.fromIam(credential);
       return null;
     }
@@ -115,6 +139,13 @@ export class KbAuthGuard implements CanActivate {
     return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id };
   }
 
+  private async fromCachedToken(token: string): Promise<Authenticated | null> {
+    const identity = await this.tokenIdentities.resolve(token);
+    if (!identity) return null;
+    const { token: row, user, authorization } = identity;
+    return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id, homeAuthorization: authorization };
+  }
+
   /** An iam access token for integrations: its kb scopes become abilities, its tenant claim the home tenant. */
   private async fromIam(jwt: string): Promise<Authenticated | null> {
     try {
@@ -138,9 +169,10 @@ export class KbAuthGuard implements CanActivate {
       const allowed = home !== null && (home.tenants.includes(tenantId) || home.permissions.includes('tenant.cross-access'));
       if (!allowed) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
     }
-    const tenant = await this.tenants.find(tenantId);
-    if (!tenant) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
-    if (tenant.status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
+    // Read for every request (never cached), so a suspension applies at once on every replica.
+    const status = await this.tenantStatus.status(tenantId);
+    if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
+    if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
     return tenantId;
   }
 }

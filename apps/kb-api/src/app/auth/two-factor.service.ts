@@ -4,6 +4,7 @@ import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import type Redis from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import { UserRow, UsersRepository } from '../identity/users.repository';
+import { TokenIdentityCache } from './token-identity-cache';
 
 const ISSUER = 'Knowledge base';
 const CONTEXT = 'kb.totp';
@@ -17,7 +18,14 @@ export class TwoFactorService {
     private readonly cipher: EnvelopeCipher,
     private readonly hasher: SecretHasher,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly identities: TokenIdentityCache,
   ) {}
+
+  /** The user's second factor shows in /api/auth/me, which tokens may serve from the cache. */
+  private async save(userId: string, fields: Parameters<UsersRepository['setTwoFactor']>[1]): Promise<void> {
+    await this.users.setTwoFactor(userId, fields);
+    await this.identities.invalidateUser(userId);
+  }
 
   isEnabled(user: UserRow): boolean {
     return user.two_factor_secret !== null && user.two_factor_confirmed_at !== null;
@@ -27,7 +35,7 @@ export class TwoFactorService {
   async begin(user: UserRow): Promise<{ secret: string; otpauth_url: string; recovery_codes: string[] }> {
     const secret = new Secret({ size: 20 });
     const codes = Array.from({ length: RECOVERY_CODES }, () => generateToken('rc', 60).slice(3));
-    await this.users.setTwoFactor(user.id, {
+    await this.save(user.id, {
       secret: this.cipher.encrypt(secret.base32, `${CONTEXT}:${user.id}`),
       confirmedAt: null,
       recoveryCodes: codes.map((c) => this.hasher.lookupKey(c)),
@@ -37,12 +45,12 @@ export class TwoFactorService {
 
   async confirm(user: UserRow, code: string): Promise<boolean> {
     if (!user.two_factor_secret || !(await this.checkTotp(user, code))) return false;
-    await this.users.setTwoFactor(user.id, { secret: user.two_factor_secret, confirmedAt: new Date(), recoveryCodes: user.two_factor_recovery_codes });
+    await this.save(user.id, { secret: user.two_factor_secret, confirmedAt: new Date(), recoveryCodes: user.two_factor_recovery_codes });
     return true;
   }
 
   async disable(user: UserRow): Promise<void> {
-    await this.users.setTwoFactor(user.id, { secret: null, confirmedAt: null, recoveryCodes: [] });
+    await this.save(user.id, { secret: null, confirmedAt: null, recoveryCodes: [] });
   }
 
   /** A current TOTP code (each accepted once) or an unused recovery code (consumed). */

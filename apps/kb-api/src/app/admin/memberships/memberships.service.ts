@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KbPrincipal } from '../../auth/kb-principal';
+import { TokenIdentityCache } from '../../auth/token-identity-cache';
 import { KbError, KbValidationError } from '../../errors/kb-errors';
 import { UsersRepository } from '../../identity/users.repository';
 import { Page, PageQueryDto, pageWindow, toPage } from '../pagination';
@@ -30,6 +31,7 @@ export class MembershipsService {
     private readonly memberships: MembershipsRepository,
     private readonly users: AdminUsersService,
     private readonly identity: UsersRepository,
+    private readonly identities: TokenIdentityCache,
   ) {}
 
   async listOfUser(p: KbPrincipal, userId: string, q: PageQueryDto): Promise<Page<MembershipView>> {
@@ -46,7 +48,11 @@ export class MembershipsService {
       role: body.role ?? 'member',
       scope: body.scope ?? 'full',
     });
-    if ('row' in outcome) return membershipView(outcome.row);
+    if ('row' in outcome) {
+      // Memberships show in what a token resolves (the tenants it may enter, /api/auth/me).
+      await this.identities.invalidateUser(user.id);
+      return membershipView(outcome.row);
+    }
     throw new KbValidationError({
       project_key: [
         outcome.problem === 'duplicate'
@@ -61,18 +67,20 @@ export class MembershipsService {
   }
 
   async update(p: KbPrincipal, id: string, body: UpdateMembershipDto): Promise<MembershipView> {
-    await this.requireManageable(p, id);
+    const current = await this.requireManageable(p, id);
     const row = await this.memberships.update(p.tenantId, id, {
       role: body.role,
       scope: body.scope,
     });
     if (!row) throw membershipNotFound();
+    await this.identities.invalidateUser(current.user_id);
     return membershipView(row);
   }
 
   async delete(p: KbPrincipal, id: string): Promise<void> {
-    await this.requireManageable(p, id);
+    const current = await this.requireManageable(p, id);
     if (!(await this.memberships.delete(p.tenantId, id))) throw membershipNotFound();
+    await this.identities.invalidateUser(current.user_id);
   }
 
   /** A membership in the active tenant, or 404 (another tenant's id included). */

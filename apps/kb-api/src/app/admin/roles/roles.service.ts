@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TokenIdentityCache } from '../../auth/token-identity-cache';
 import { KbError, KbValidationError } from '../../errors/kb-errors';
 import { isRole, Permission, ROLE_RANK } from '../../identity/rbac';
 import { RoleRow, RolesRepository } from './roles.repository';
@@ -14,7 +15,10 @@ const roleView = (r: RoleRow) => ({
 /** The seeded roles with their grants; grants of every role but super-admin can be reshaped. */
 @Injectable()
 export class RolesService {
-  constructor(private readonly roles: RolesRepository) {}
+  constructor(
+    private readonly roles: RolesRepository,
+    private readonly identities: TokenIdentityCache,
+  ) {}
 
   async list(tenantId: string) {
     const rows = await this.roles.list(tenantId);
@@ -36,6 +40,8 @@ export class RolesService {
         permissions: ['The super-admin role always holds every permission.'],
       });
     await this.roles.setPermissions(role, permissions);
+    // Any user holding the role in any tenant may be affected.
+    await this.identities.invalidateEveryone();
     return (await this.list(tenantId)).find((r) => r.name === role)!;
   }
 }

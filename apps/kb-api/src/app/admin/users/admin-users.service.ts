@@ -3,6 +3,7 @@ import { PasswordHasher } from '@platform/crypto';
 import type { KbPrincipal } from '../../auth/kb-principal';
 import { PersonalAccessTokensService } from '../../auth/personal-access-tokens.service';
 import { SessionsService } from '../../auth/sessions.service';
+import { TokenIdentityCache } from '../../auth/token-identity-cache';
 import { KbError, KbValidationError } from '../../errors/kb-errors';
 import type { Role } from '../../identity/rbac';
 import { Page, pageWindow, toPage } from '../pagination';
@@ -44,6 +45,7 @@ export class AdminUsersService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
+    private readonly identities: TokenIdentityCache,
   ) {}
 
   async list(p: KbPrincipal, q: ListUsersQueryDto): Promise<Page<UserView>> {
@@ -112,6 +114,8 @@ export class AdminUsersService {
       throw e;
     }
     if (!updated) throw userNotFound();
+    // Name, email and roles show in what a token resolves; deactivation ends its access below.
+    await this.identities.invalidateUser(updated.id);
     if (!updated.active) await this.endAccess(updated.id);
     return userView(updated);
   }
