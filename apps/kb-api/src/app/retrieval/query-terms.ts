@@ -2,6 +2,8 @@
 const STOPWORDS = new Set(
   (
     'a an and are as at be by can could do does for from had has have how i if in into is it its me my no not of on or our should so that the their them then there these they this to was we were what when where which who why will with would you your ' +
+    // The rest of Postgres' English stopwords: to_tsquery drops them, so they would never match an English chunk.
+    'about above after again against all am any because been before being below between both but did doing down during each few further having he her here hers herself him himself his itself just more most myself nor now off once only other ours ourselves out over own same she some such than theirs themselves those through too under until up very while whom yours yourself yourselves ' +
     'il lo la i gli le un una di da in con su per tra fra e o che chi come dove quando perché non è sono del della dei delle al alla ' +
     'der die das ein eine und oder ist sind wie was wo wann warum nicht mit von zu im auf für den dem des ' +
     'le la les un une des et ou est sont comment quoi où quand pourquoi pas avec de du en pour ' +
@@ -21,7 +23,10 @@ export function contentTerms(text: string): string[] {
 /** A cheap stem for matching inflections across languages: the first 5 characters of longer words. */
 export const stemOf = (term: string) => (term.length > 6 ? term.slice(0, 5) : term);
 
-/** An OR query for to_tsquery: each term quoted as a lexeme, so no user text becomes an operator. */
+/** A term as one quoted to_tsquery lexeme, so no user text becomes an operator. */
+export const quoteLexeme = (term: string) => `'${term.replace(/'/g, "''")}'`;
+
+/** An OR query for to_tsquery over quoted terms. */
 export function orTsQuery(terms: string[]): string {
-  return terms.map((t) => `'${t.replace(/'/g, "''")}'`).join(' | ');
+  return terms.map(quoteLexeme).join(' | ');
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
-import { contentTerms, orTsQuery, stemOf } from './query-terms';
+import { contentTerms, orTsQuery, quoteLexeme } from './query-terms';
+import { TermStats } from './term-stats';
 
 export interface RetrievalFilters {
   project_keys?: string[];
@@ -30,7 +31,7 @@ export interface RetrievedChunk {
   chunk_hash: string;
   /** Full-text rank normalised to 0..1 over the candidates. */
   text_score: number;
-  /** Share of the question's content words found in the chunk, its heading or title. */
+  /** Share of the question's IDF weight carried by the terms found in the chunk, its heading or title. */
   coverage: number;
   score: number;
   grounded: boolean;
@@ -43,12 +44,18 @@ export interface RetrievalResult {
   candidates: number;
 }
 
-const CANDIDATES = 60;
+const CANDIDATES = 100;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
-/** A chunk counts as grounding for the answer when it covers at least this share of the question. */
+/**
+ * A chunk grounds an answer when the words it contains carry at least this share of the
+ * question's IDF weight: a chunk that shares only the question's common words, or misses its
+ * one distinctive word, does not.
+ */
 export const MIN_COVERAGE = 0.5;
+/** Rerank weights: IDF-weighted coverage of the question, the same in the title and heading path, the text rank. */
+const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
 /** `docs/**\/*.md` → an anchored regular expression on source_path. */
 export function globToRegex(glob: string): string {
@@ -68,18 +75,31 @@ export function globToRegex(glob: string): string {
 
 /**
  * Hybrid-ready retrieval over Postgres full text: each indexed language is matched with its own
- * stemmer (one GIN index), every chat filter is applied in SQL with the tenant, then a lexical
- * rerank (text rank, coverage of the question's words, heading match) keeps at most three chunks
- * per document.
+ * stemmer (one GIN index), every chat filter is applied in SQL with the tenant. Terms are weighted
+ * by IDF over the tenant's chunks: the distinctive ones find the candidates, and the rerank (IDF-
+ * weighted coverage of the question, the same in title and headings, text rank) keeps at most
+ * three chunks per document.
  */
 @Injectable()
 export class RetrievalService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly termStats: TermStats;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.termStats = new TermStats(db);
+  }
 
   async retrieve(tenantId: string, question: string, filters: RetrievalFilters = {}): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
-    if (terms.length === 0) return { terms, primary: [], runner_up: [], candidates: 0 };
-    const params: unknown[] = [tenantId, orTsQuery(terms)];
+    const empty = { terms, primary: [], runner_up: [], candidates: 0 };
+    if (terms.length === 0) return empty;
+    const stats = await this.termStats.of(tenantId, terms);
+    // Candidates are found by the distinctive terms; common ones only score (and stay cheap to match).
+    const present = stats.filter((s) => s.df > 0);
+    if (present.length === 0) return empty;
+    const finders = present.filter((s) => !s.common);
+    const find = finders.length ? finders : [...present].sort((a, b) => a.df - b.df).slice(0, 2);
+    const totalWeight = stats.reduce((sum, s) => sum + s.idf, 0);
+    const params: unknown[] = [tenantId, orTsQuery(find.map((s) => s.term)), stats.map((s) => quoteLexeme(s.term)), stats.map((s) => `${quoteLexeme(s.term)}:AB`), stats.map((s) => s.idf)];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [`c.tenant_id = $1`, `d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`];
     const match = TEXT_SEARCH_CONFIGS.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', $2))`).join(' OR ');
@@ -94,24 +114,37 @@ export class RetrievalService {
     if (filters.folder_globs?.length) where.push(`d.source_path ~ ANY(${p(filters.folder_globs.map(globToRegex))}::text[])`);
     if (filters.date_from) where.push(`d.updated_at >= ${p(filters.date_from)}::date`);
     if (filters.date_to) where.push(`d.updated_at < (${p(filters.date_to)}::date + 1)`);
-    const rows: Array<Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { rank: number }> = await this.db.query(
-      `SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-              ts_rank_cd(c.tsv, to_tsquery(c.language, $2), 1) AS rank
-         FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
-        WHERE ${where.join(' AND ')}
-        ORDER BY rank DESC, c.id
+    // Each query is parsed once per language (q). The matching chunks' vectors are detoasted once
+    // (tv) and tested against every term: the IDF weight of the terms a chunk contains anywhere, and
+    // in its title or heading path (:AB).
+    const rows: Array<Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { rank: number; matched: number; in_heading: number }> = await this.db.query(
+      `WITH q AS (
+         SELECT l.cfg::regconfig AS cfg, to_tsquery(l.cfg::regconfig, $2) AS finder,
+                array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms, array_agg(to_tsquery(l.cfg::regconfig, u.h) ORDER BY u.i) AS heads
+           FROM unnest('{${TEXT_SEARCH_CONFIGS.join(',')}}'::text[]) AS l(cfg), unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(t, h, i)
+          GROUP BY l.cfg)
+       SELECT * FROM (
+         SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
+                ts_rank_cd(x.tv, q.finder, 1) AS rank,
+                (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.terms, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS matched,
+                (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.heads, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS in_heading
+           FROM (
+             SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
+                    c.language, c.tsv || ''::tsvector AS tv
+               FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
+              WHERE ${where.join(' AND ')}
+             OFFSET 0) x
+           JOIN q ON q.cfg = x.language) y
+        ORDER BY y.matched + 0.5 * y.in_heading DESC, y.rank DESC, y.chunk_id
         LIMIT ${CANDIDATES}`,
       params,
     );
     const maxRank = Math.max(0, ...rows.map((r) => r.rank));
-    const stems = terms.map(stemOf);
-    const scored = rows.map(({ rank, ...r }) => {
-      const body = `${r.title} ${r.heading_path ?? ''} ${r.text}`.toLowerCase();
-      const heading = `${r.title} ${r.heading_path ?? ''}`.toLowerCase();
-      const coverage = stems.filter((s) => body.includes(s)).length / stems.length;
-      const headingCoverage = stems.filter((s) => heading.includes(s)).length / stems.length;
+    const scored = rows.map(({ rank, matched, in_heading, ...r }) => {
+      const coverage = matched / totalWeight;
+      const headingCoverage = in_heading / totalWeight;
       const textScore = maxRank > 0 ? rank / maxRank : 0;
-      const score = 0.45 * textScore + 0.4 * coverage + 0.15 * headingCoverage;
+      const score = WEIGHTS.coverage * coverage + WEIGHTS.heading * headingCoverage + WEIGHTS.text * textScore;
       return { ...r, text_score: round(textScore), coverage: round(coverage), score: round(score), grounded: coverage >= MIN_COVERAGE };
     });
     scored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
