@@ -94,7 +94,7 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
     });
 
     it('rates an assistant message (the same rating again clears it) and names the conversation after its first question', async () => {
-      const [user, assistant] = (await as('alice', 'GET', `/api/conversations/${conversation.id}/messages`)).body;
+      const [user, assistant] = (await as('alice', 'GET', `/api/conversations/${conversation.id}/messages`)).body as Array<{ id: number }>;
       const url = `/api/conversations/${conversation.id}/messages/${assistant.id}/feedback`;
       expect((await as('alice', 'POST', url, { rating: 'positive' })).body).toEqual({ rating: 'positive' });
       expect((await as('alice', 'POST', url, { rating: 'negative' })).body).toEqual({ rating: 'negative' });
@@ -112,7 +112,7 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
 
     it("is invisible to anyone but its owner: another user's calls answer 404 and change nothing", async () => {
       const base = `/api/conversations/${conversation.id}`;
-      const [, assistant] = (await as('alice', 'GET', `${base}/messages`)).body;
+      const [, assistant] = (await as('alice', 'GET', `${base}/messages`)).body as Array<{ id: number }>;
       expect((await as('bob', 'GET', '/api/conversations')).body).toEqual([]);
       for (const [method, url, body] of [
         ['GET', `${base}/messages`, undefined],

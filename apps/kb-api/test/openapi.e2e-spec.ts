@@ -7,11 +7,13 @@ import { RolesController } from '../src/app/admin/roles/roles.controller';
 import { AdminUsersController } from '../src/app/admin/users/admin-users.controller';
 import { AuthController } from '../src/app/auth/auth.controller';
 import { KB_OPENAPI } from '../src/app/openapi';
+import { NotificationsController } from '../src/app/notifications/notifications.controller';
 import { KbOpenApiController } from '../src/app/openapi.controller';
+import { PromotionController } from '../src/app/promotion/promotion.controller';
 import { TenantsAdminController } from '../src/app/system-admin/tenants-admin.controller';
 import { startKb } from './kb-test-env';
 
-/** The controllers the document covers: authentication, the accounts admin surfaces and system-admin. */
+/** The controllers the document covers: authentication, the accounts admin surfaces, system-admin, promotion and notifications. */
 const DOCUMENTED = [
   AuthController,
   AdminUsersController,
@@ -19,6 +21,8 @@ const DOCUMENTED = [
   MembershipsController,
   TenantsAdminController,
   KbOpenApiController,
+  PromotionController,
+  NotificationsController,
 ];
 
 const join2 = (a: string, b: string) =>
@@ -36,7 +40,7 @@ function declaredRoutes(controllers: Type<unknown>[]): string[] {
       if (path === undefined) continue;
       const method =
         RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase();
-      routes.push(`${method} ${join2(prefix, String(path)).replace(/:([a-z_]+)/g, '{$1}')}`);
+      routes.push(`${method} ${join2(prefix, String(path)).replace(/:([A-Za-z_]+)/g, '{$1}')}`);
     }
   }
   return routes.sort();
@@ -52,7 +56,7 @@ describe('kb-api OpenAPI document', () => {
 
   it('declares every path parameter it uses', () => {
     for (const [path, ops] of Object.entries(KB_OPENAPI.paths)) {
-      const inPath = [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]).sort();
+      const inPath = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => m[1]).sort();
       for (const [method, op] of Object.entries(
         ops as Record<string, { parameters?: Array<{ in: string; name: string }> }>,
       )) {

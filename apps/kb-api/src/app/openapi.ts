@@ -1,6 +1,8 @@
 import { MEMBERSHIP_ROLES, MEMBERSHIP_SCOPES } from './admin/memberships/memberships.repository';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './admin/pagination';
 import { PERMISSIONS, ROLES } from './identity/rbac';
+import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifications.openapi';
+import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
 
 /** OpenAPI 3.1 description of kb-api's accounts routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
 const json = (schema: object) => ({ 'application/json': { schema } });
@@ -113,7 +115,7 @@ export const KB_OPENAPI = {
     title: 'Knowledge-base API: accounts',
     version: '1.0.0',
     description:
-      'Authentication, the tenant admin surfaces for users, roles, permissions and project memberships, and the system-admin tenant control. ' +
+      'Authentication, the tenant admin surfaces for users, roles, permissions and project memberships, the system-admin tenant control, the human-gated promotion pipeline and notifications. ' +
       'Callers authenticate with the session cookie set by login (unsafe methods echo the XSRF-TOKEN cookie in X-XSRF-TOKEN) or a bearer personal access token. ' +
       "Every tenant-scoped route acts in the active tenant (X-Tenant-Id, else the caller's home tenant); another tenant's ids answer 404.",
   },
@@ -569,6 +571,8 @@ export const KB_OPENAPI = {
         responses: { '200': answer('OpenAPI 3.1 document', { type: 'object' }) },
       },
     },
+    ...PROMOTION_PATHS,
+    ...NOTIFICATION_PATHS,
   },
   components: {
     securitySchemes: {
@@ -699,6 +703,8 @@ export const KB_OPENAPI = {
           users_count: { type: 'integer', minimum: 0, description: 'Holders in the active tenant' },
         },
       },
+      ...PROMOTION_SCHEMAS,
+      ...NOTIFICATION_SCHEMAS,
     },
   },
 };
