@@ -1,14 +1,19 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+// The thread loads pdf-parse and mammoth by name at run time. These type imports are also what
+// makes them dependencies of this app in the workspace graph, so the build's generated
+// package.json installs them.
+import type mammoth from 'mammoth';
+import type { PageTextResult } from 'pdf-parse';
 import { EXTRACTION_THREAD_SOURCE } from './extraction-thread-source';
 
 export interface PdfExtraction {
   title: string | null;
-  pages: Array<{ num: number; text: string }>;
+  pages: PageTextResult[];
 }
 
 export interface DocxExtraction {
-  html: string;
+  html: Awaited<ReturnType<typeof mammoth.convertToHtml>>['value'];
 }
 
 export interface ExtractionLimits {
