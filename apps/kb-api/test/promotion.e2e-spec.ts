@@ -276,6 +276,15 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     expect(inbox.body.data[0].payload).toMatchObject({ approval_id: approval.approval_id, reason: 'Duplicates the retention decision.' });
   });
 
+  it('an approver who turned the event off for in-app delivery is not notified', async () => {
+    const off = await as('admin', 'PUT', '/api/notifications/preferences', { preferences: [{ event_type: 'kb_promotion_awaiting_approval', channel: 'in_app', enabled: false }] });
+    expect(off.status).toBe(200);
+    const { approval } = await promote('quiet-run');
+    const notified = await db.query(`SELECT user_id FROM kb_notifications WHERE event_type = 'kb_promotion_awaiting_approval' AND payload->>'approval_id' = $1`, [approval.approval_id]);
+    expect(notified).toEqual([{ user_id: ids['editor'] }]);
+    await as('admin', 'PUT', '/api/notifications/preferences', { preferences: [{ event_type: 'kb_promotion_awaiting_approval', channel: 'in_app', enabled: true }] });
+  });
+
   it('an expired token neither approves nor rejects', async () => {
     const { approval } = await promote('late-run');
     // The lifetime is at least a minute; move the deadline instead of waiting for it.
