@@ -81,6 +81,11 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
       const refused = await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Which football team won the league?' });
       expect(refused.body).toMatchObject({ role: 'assistant', confidence: 0, refusal_reason: 'no_relevant_context', metadata: { provider: 'none', citations: [] } });
 
+      const backwards = await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Paid parental leave?', filters: { date_from: '2026-02-01', date_to: '2026-01-01' } });
+      expect(backwards.status).toBe(422);
+      expect(Object.keys(backwards.body.errors)).toEqual(['filters.date_to']);
+      expect((await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'x'.repeat(10_001) })).status).toBe(422);
+
       const messages = await as('alice', 'GET', `/api/conversations/${conversation.id}/messages`);
       expect(messages.body.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect(messages.body[0].content).toBe('Paid parental leave for employees?');
