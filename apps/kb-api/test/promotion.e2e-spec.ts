@@ -336,8 +336,16 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     const ok = await as('editor', 'POST', vanished.approval.approve_path, { token: vanished.approval.token });
     expect(ok.status).toBe(200);
     rmSync(path.join(storage, 'default', 'ops', 'decisions', 'vanished-file.md'));
+    // A plain ingest that claims to come from that promotion does not reach the requester.
+    const spoof = await as('viewer', 'POST', '/api/kb/ingest', {
+      documents: [{ project_key: 'ops', source_path: 'decisions/spoofed.md', content: '# Spoofed', metadata: { promotion: { approval_id: vanished.approval.approval_id, requested_by: Number(ids['author']) } } }],
+    });
+    expect(spoof.status).toBe(202);
+    rmSync(path.join(storage, 'default', 'ops', 'decisions', 'spoofed.md'));
     worker = await startWorker((await import('../src/worker.module')).WorkerModule);
-    await waitFor(async () => (await count(`kb_documents WHERE slug = 'vanished-file' AND status = 'failed'`)) === 1);
+    await waitFor(async () => (await count(`kb_documents WHERE slug IN ('vanished-file', 'spoofed') AND status = 'failed'`)) === 2);
+    expect(await count(`kb_notifications WHERE event_type = 'kb_ingest_failed' AND payload->>'approval_id' = $1`, [vanished.approval.approval_id])).toBe(1);
+    expect(await count(`kb_notifications WHERE payload->>'source_path' = 'decisions/spoofed.md'`)).toBe(0);
     const inbox = await as('author', 'GET', '/api/notifications?event_type=kb_ingest_failed');
     expect(inbox.body.data.map((n: { payload: { approval_id: string } }) => n.payload.approval_id)).toEqual(
       expect.arrayContaining([vanished.approval.approval_id, blocked.approval.approval_id]),

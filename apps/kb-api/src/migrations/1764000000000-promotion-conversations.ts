@@ -114,19 +114,20 @@ export class KbPromotionConversations1764000000000 implements MigrationInterface
 
     await q.query(`
       CREATE FUNCTION kb_notify_promoted_ingest_failure() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        requester bigint := (NEW.metadata -> 'promotion' ->> 'requested_by')::bigint;
       BEGIN
-        IF requester IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM kb_notification_preferences p
-          WHERE p.tenant_id = NEW.tenant_id AND p.user_id = requester AND p.event_type = 'kb_ingest_failed' AND p.channel = 'in_app' AND NOT p.enabled
-        ) THEN
-          INSERT INTO kb_notifications (tenant_id, user_id, event_type, payload)
-          SELECT NEW.tenant_id, u.id, 'kb_ingest_failed', jsonb_build_object(
-            'document_id', NEW.id, 'project_key', NEW.project_key, 'source_path', NEW.source_path,
-            'approval_id', NEW.metadata -> 'promotion' ->> 'approval_id', 'error', left(NEW.error, 500))
-          FROM kb_users u WHERE u.id = requester;
-        END IF;
+        -- The requester comes from the approval itself, never from the document's own metadata,
+        -- which any ingest caller can write.
+        INSERT INTO kb_notifications (tenant_id, user_id, event_type, payload)
+        SELECT NEW.tenant_id, a.requested_by, 'kb_ingest_failed', jsonb_build_object(
+          'document_id', NEW.id, 'project_key', NEW.project_key, 'source_path', NEW.source_path,
+          'approval_id', a.id, 'error', left(NEW.error, 500))
+        FROM kb_promotion_approvals a
+        WHERE a.id::text = NEW.metadata -> 'promotion' ->> 'approval_id'
+          AND a.tenant_id = NEW.tenant_id AND a.status = 'approved' AND a.requested_by IS NOT NULL
+          AND a.project_key = NEW.project_key AND a.source_path = NEW.source_path
+          AND NOT EXISTS (
+            SELECT 1 FROM kb_notification_preferences p
+            WHERE p.tenant_id = NEW.tenant_id AND p.user_id = a.requested_by AND p.event_type = 'kb_ingest_failed' AND p.channel = 'in_app' AND NOT p.enabled);
         RETURN NEW;
       END $$`);
     await q.query(`
