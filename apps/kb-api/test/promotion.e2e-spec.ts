@@ -285,6 +285,19 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     await as('admin', 'PUT', '/api/notifications/preferences', { preferences: [{ event_type: 'kb_promotion_awaiting_approval', channel: 'in_app', enabled: true }] });
   });
 
+  it('a signed-in human approves through the session cookie, which also needs the CSRF header', async () => {
+    const { approval } = await promote('session-approved');
+    const browser = new KbClient(svc.url);
+    expect((await browser.call('POST', '/api/auth/login', { body: { email: 'admin@example.com', password: PASSWORD } })).status).toBe(200);
+    const noCsrf = await browser.call('POST', approval.approve_path, { body: { token: approval.token }, csrf: false });
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body.error).toBe('csrf_token_mismatch');
+    const r = await browser.call('POST', approval.approve_path, { body: { token: approval.token } });
+    expect(r.status).toBe(200);
+    const [audit] = await db.query(`SELECT actor_user_id, detail->>'via' AS via FROM kb_promotion_audit WHERE approval_id = $1 AND action = 'approved'`, [approval.approval_id]);
+    expect(audit).toEqual({ actor_user_id: ids['admin'], via: 'session' });
+  });
+
   it('an expired token neither approves nor rejects', async () => {
     const { approval } = await promote('late-run');
     // The lifetime is at least a minute; move the deadline instead of waiting for it.
