@@ -1,0 +1,68 @@
+// Shared by the knowledge-base benchmarks: a migrated kb database, kb-api (and its worker) from
+// dist/, a user and a bearer token for it. Traffic only ever goes to 127.0.0.1.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { root, startDist, waitReady } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const { TestJwksIssuer } = require('@platform/testing');
+const { PasswordHasher } = require('@platform/crypto');
+
+export async function kbEnvironment(database, port) {
+  const issuer = await new TestJwksIssuer().start();
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await admin.end();
+  const key = () => randomBytes(32).toString('base64');
+  const env = {
+    DATABASE_URL: serverUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `kb-bench-${randomBytes(3).toString('hex')}`,
+    DATABASE_NAME: database,
+    KB_GUARDRAILS_DATABASE_NAME: database,
+    PORT: String(port),
+    WORKER_HEALTH_PORT: String(port + 1),
+    IAM_JWKS_URL: issuer.jwksUrl,
+    IAM_ISSUER: issuer.issuer,
+    CRYPTO_KEYRING: `b1:${key()}`,
+    SECRET_PEPPERS: `p1:${key()}`,
+    KB_STORAGE_PATH: mkdtempSync(path.join(tmpdir(), 'kb-bench-')),
+    KB_CHAT_PROVIDER: 'none',
+  };
+  const migrate = spawnSync(process.execPath, [path.join(root, 'dist/apps/kb-api/cli.js'), 'migrate'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (migrate.status !== 0) throw new Error(migrate.stderr || migrate.stdout);
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  return { env, db, issuer, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export async function startApi(env, baseUrl) {
+  const api = startDist('kb-api', 'main.js', env);
+  await waitReady(`${baseUrl}/health/ready`, 60_000);
+  return api;
+}
+
+/** A user with the admin role, straight in the database, and a personal token for it. */
+export async function tokenFor(db, baseUrl) {
+  const email = 'bench@example.com';
+  const password = 'correct horse battery staple';
+  await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('default', 'default') ON CONFLICT DO NOTHING`);
+  const hash = await new PasswordHasher({ memoryCost: 4096, timeCost: 1 }).hash(password);
+  const { rows } = await db.query(`INSERT INTO kb_users (tenant_id, name, email, email_key, password_hash, active) VALUES ('default', 'bench', $1, $1, $2, true) RETURNING id`, [email, hash]);
+  await db.query(`INSERT INTO kb_user_roles (tenant_id, user_id, role) VALUES ('default', $1, 'admin')`, [rows[0].id]);
+  const r = await fetch(`${baseUrl}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const body = await r.json();
+  if (!body.token) throw new Error(`no token: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+export const percentile = (sorted, q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
