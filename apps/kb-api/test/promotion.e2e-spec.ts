@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { QUEUES } from '@platform/contracts';
+import { createRedis } from '@platform/queue';
 import { startWorker, WorkerHandle } from '@platform/runtime';
 import { FakeOpenAiServer, RunningService } from '@platform/testing';
+import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { NO_FRONTMATTER } from '../src/app/promotion/frontmatter';
 import { createUser, KbClient } from './kb-fixtures';
@@ -310,14 +313,21 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
   });
 
   it('concurrent approvals: exactly one writes and dispatches', async () => {
+    // The worker is not running yet, so every dispatched IngestDocumentJob is still in the queue.
+    const connection = createRedis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUES.kbIngest, { connection, prefix: process.env.REDIS_PREFIX });
+    const jobsFor = async (documentId: number) => (await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) => String(j.data.documentId) === String(documentId)).length;
     for (let round = 0; round < 3; round++) {
       const { approval } = await promote(`raced-approval-${round}`);
       const results = await Promise.all(['editor', 'admin', 'editor', 'admin', 'editor', 'admin'].map((who) => as(who, 'POST', approval.approve_path, { token: approval.token })));
       expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403, 403, 403, 403]);
+      expect(await jobsFor(results.find((r) => r.status === 200)!.body.document_id)).toBe(1);
       expect(await count(`kb_documents WHERE slug = $1`, [`raced-approval-${round}`])).toBe(1);
       expect(await count(`kb_promotion_audit WHERE approval_id = $1 AND action = 'approved'`, [approval.approval_id])).toBe(1);
       expect(await count(`kb_notifications WHERE event_type = 'kb_canonical_promoted' AND payload->>'approval_id' = $1`, [approval.approval_id])).toBe(1);
     }
+    await queue.close();
+    connection.disconnect();
   });
 
   it('concurrent approve and reject: one decision wins and the state agrees with it', async () => {
