@@ -1,7 +1,8 @@
 // GET /api/auth/me with a personal access token: kb-api from dist with a freshly migrated
 // `kb_bench` database, the seeded bootstrap admin and a token issued through POST /api/auth/token,
 // then autocannon with 50 connections. The same request with a query string takes the full Nest
-// route, so both paths are measured in the same process and run.
+// route, so both paths are measured in the same process and run; last, a bare Node handler with the
+// same body shows what the machine allows at the time (--skip-baseline leaves it out).
 //   npx nx run-many -t build --projects=kb-api && node tools/bench/kb-auth-me.bench.mjs
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     'lean-only': { type: 'boolean', default: false },
     'cpu-prof-dir': { type: 'string' },
+    'skip-baseline': { type: 'boolean', default: false },
   },
 });
 
@@ -98,7 +100,42 @@ try {
       svc.pid,
     );
   }
+  if (!values['skip-baseline'])
+    results.bare_node_handler = await bareBaseline(await check.text(), values);
   process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 } finally {
   await stop(svc);
+}
+
+/**
+ * The machine's state during the run: a bare Node HTTP handler answering the same body, loaded
+ * the same way. Other work on the cores moves this figure as much as the service's.
+ */
+async function bareBaseline(body, options) {
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const body = Buffer.from(process.argv[1]);
+       require('node:http').createServer((req, res) => {
+         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+         res.end(body);
+       }).listen(3917, '127.0.0.1');`,
+      body,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  try {
+    await waitReady('http://127.0.0.1:3917/');
+    return await load(
+      {
+        url: 'http://127.0.0.1:3917/',
+        duration: Number(options.duration),
+        connections: Number(options.connections),
+      },
+      server.pid,
+    );
+  } finally {
+    await stop(server);
+  }
 }

@@ -13,6 +13,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { KbAuthGuard } from './kb-auth.guard';
 import { KbRequest } from './kb-principal';
+import { sendJson } from './lean-json';
 
 export const AUTH_ME_PATH = '/api/auth/me';
 
@@ -64,7 +65,7 @@ export class AuthMeFastRoute implements OnApplicationBootstrap {
       const result = await this.auth.me((req as FastRequest & KbRequest).kbPrincipal!, {
         cached: true,
       });
-      res.status(200).json(result);
+      sendJson(req, res, result);
     } catch (err) {
       answerWithFilter(this.filter, err, req, res);
     }

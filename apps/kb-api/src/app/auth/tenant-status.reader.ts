@@ -5,57 +5,75 @@ import { TENANT_ID } from '../tenancy/tenants.repository';
 
 export type TenantStatus = 'active' | 'suspended';
 
-interface Read {
-  promise: Promise<TenantStatus | null>;
-  start: () => void;
+/**
+ * The least time between the starts of two reads of one tenant, so that under load more callers
+ * share each read (at most ~500 reads per second per tenant and process) for at most this much
+ * added latency.
+ */
+export const TENANT_READ_GAP_MS = 2;
+
+interface TenantReads {
+  inFlight?: Promise<TenantStatus | null>;
+  next?: { promise: Promise<TenantStatus | null>; start: () => void };
+  lastStart: number;
 }
 
 /**
  * A tenant's status, read from the database for every request but shared between requests: each
  * caller gets the answer of a read that started after it asked, so a suspension committed before a
- * request arrives is always seen (the same as one query per request), while concurrent requests for
- * one tenant share one round trip. At most one read per tenant is in flight; callers that arrive
- * meanwhile wait for the next one, which starts when it ends.
+ * request arrives is always seen (the same as one query per request). At most one read per tenant
+ * is in flight; callers that arrive meanwhile share the next one, which starts when it ends and at
+ * least TENANT_READ_GAP_MS after it started.
  */
 @Injectable()
 export class TenantStatusReader {
-  private readonly inFlight = new Map<string, Promise<TenantStatus | null>>();
-  private readonly next = new Map<string, Read>();
+  private readonly tenants = new Map<string, TenantReads>();
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   status(tenantId: string): Promise<TenantStatus | null> {
     if (!TENANT_ID.test(tenantId)) return Promise.resolve(null);
-    const queued = this.next.get(tenantId);
-    if (queued) return queued.promise;
-    const running = this.inFlight.get(tenantId);
-    if (!running) return this.begin(tenantId);
-    const read = this.deferred(tenantId);
-    this.next.set(tenantId, read);
-    running.then(read.start, read.start);
-    return read.promise;
+    let reads = this.tenants.get(tenantId);
+    if (!reads) {
+      reads = { lastStart: 0 };
+      this.tenants.set(tenantId, reads);
+    }
+    if (reads.next) return reads.next.promise;
+    if (!reads.inFlight) return this.begin(tenantId, reads);
+    const next = this.queue(tenantId, reads);
+    const afterGap = () => {
+      const wait = reads.lastStart + TENANT_READ_GAP_MS - Date.now();
+      if (wait > 0) setTimeout(next.start, wait);
+      else next.start();
+    };
+    reads.inFlight.then(afterGap, afterGap);
+    return next.promise;
   }
 
-  private deferred(tenantId: string): Read {
+  private queue(tenantId: string, reads: TenantReads): NonNullable<TenantReads['next']> {
     let start!: () => void;
     const promise = new Promise<TenantStatus | null>((resolve, reject) => {
       start = () => {
-        this.next.delete(tenantId);
-        this.begin(tenantId).then(resolve, reject);
+        reads.next = undefined;
+        this.begin(tenantId, reads).then(resolve, reject);
       };
     });
-    return { promise, start };
+    reads.next = { promise, start };
+    return reads.next;
   }
 
-  private begin(tenantId: string): Promise<TenantStatus | null> {
+  private begin(tenantId: string, reads: TenantReads): Promise<TenantStatus | null> {
+    reads.lastStart = Date.now();
     const read = (
       this.db.query('SELECT status FROM kb_tenants WHERE id = $1', [tenantId]) as Promise<
         Array<{ status: TenantStatus }>
       >
     ).then(([row]) => row?.status ?? null);
-    this.inFlight.set(tenantId, read);
+    reads.inFlight = read;
     const done = () => {
-      if (this.inFlight.get(tenantId) === read) this.inFlight.delete(tenantId);
+      if (reads.inFlight === read) reads.inFlight = undefined;
+      // Idle tenants keep no state.
+      if (!reads.inFlight && !reads.next) this.tenants.delete(tenantId);
     };
     read.then(done, done);
     return read;
