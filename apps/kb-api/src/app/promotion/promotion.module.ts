@@ -7,12 +7,13 @@ import { IngestService } from '../ingest/ingest.service';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { CandidateSuggester } from './candidate-suggester';
 import { PromotionController } from './promotion.controller';
+import { PromotionRepository } from './promotion.repository';
 import { PromotionService } from './promotion.service';
 
 /** Approval writes through the same IngestService as POST /api/kb/ingest (storage write plus IngestDocumentJob). */
 @Module({
   imports: [IngestModule.api(), BullModule.registerQueue({ name: QUEUES.kbIngest }), NotificationsModule],
   controllers: [PromotionController],
-  providers: [AnswerProvider, CandidateSuggester, IngestService, PromotionService],
+  providers: [AnswerProvider, CandidateSuggester, IngestService, PromotionRepository, PromotionService],
 })
 export class PromotionModule {}

@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { KbError } from '../errors/kb-errors';
 import { IngestService } from '../ingest/ingest.service';
 import { kbEnv } from '../kb-config';
@@ -10,23 +8,10 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { hashApprovalToken, newApprovalToken } from './approval-token';
 import { canonicalPath } from './canonical-types';
 import { checkDraft, ParsedDraft } from './frontmatter';
+import { PausedRun, PromotionRepository } from './promotion.repository';
 
 export const PROMOTE_PERMISSION = 'kb.promote.any';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface ApprovalRow {
-  id: string;
-  tenant_id: string;
-  flow_run_id: string;
-  project_key: string;
-  source_path: string;
-  slug: string;
-  canonical_type: string;
-  title: string;
-  doc_id: string | null;
-  markdown: string;
-  requested_by: string | null;
-}
 
 export interface Decider {
   tenantId: string;
@@ -54,7 +39,7 @@ export class PromotionService {
   private readonly appUrl: string;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: PromotionRepository,
     private readonly ingest: IngestService,
     private readonly notifications: NotificationsService,
     config: ConfigService,
@@ -83,15 +68,10 @@ export class PromotionService {
     const { token, hash } = newApprovalToken();
     const sourcePath = canonicalPath(draft.type, draft.slug);
     const title = input.title ?? draft.title_line ?? draft.slug;
-    const [row] = await this.db.transaction(async (m) => {
-      const inserted = await m.query(
-        `INSERT INTO kb_promotion_approvals (id, tenant_id, flow_run_id, token_hash, expires_at, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by)
-         VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5), $6, $7, $8, $9, $10, $11, $12, $13) RETURNING expires_at`,
-        [approvalId, tenantId, flowRunId, hash, this.ttlMinutes, input.project_key, sourcePath, draft.slug, draft.type, title, draft.doc_id, input.markdown, userId],
-      );
-      await this.audit(m, tenantId, approvalId, 'requested', userId, undefined, { project_key: input.project_key, path: sourcePath, slug: draft.slug, type: draft.type });
-      return inserted;
-    });
+    const expiresAt = await this.runs.pause(
+      { id: approvalId, tenantId, flowRunId, tokenHash: hash, ttlMinutes: this.ttlMinutes, projectKey: input.project_key, sourcePath, slug: draft.slug, canonicalType: draft.type, title, docId: draft.doc_id, markdown: input.markdown, requestedBy: userId },
+      { tenantId, approvalId, action: 'requested', userId, detail: { project_key: input.project_key, path: sourcePath, slug: draft.slug, type: draft.type } },
+    );
     await this.notifications.notify(tenantId, await this.notifications.holdersOf(tenantId, PROMOTE_PERMISSION), 'kb_promotion_awaiting_approval', {
       approval_id: approvalId,
       flow_run_id: flowRunId,
@@ -112,7 +92,7 @@ export class PromotionService {
       approval: {
         approval_id: approvalId,
         token,
-        expires_at: (row.expires_at as Date).toISOString(),
+        expires_at: expiresAt.toISOString(),
         approve_url: this.appUrl + approvePath,
         reject_url: this.appUrl + rejectPath,
         approve_path: approvePath,
@@ -149,14 +129,11 @@ export class PromotionService {
       this.logger.error(`promotion ${run.id} could not be dispatched: ${failure}`);
     }
     if (documentId === undefined) {
-      await this.db.transaction(async (m) => {
-        await m.query(`UPDATE kb_promotion_approvals SET status = 'failed' WHERE id = $1`, [run.id]);
-        await this.audit(m, who.tenantId, run.id, 'dispatch_failed', who.userId, who.actor, { via: who.via, error: failure });
-      });
+      await this.runs.markFailed(who.tenantId, run.id, { tenantId: who.tenantId, approvalId: run.id, action: 'dispatch_failed', userId: who.userId, actor: who.actor, detail: { via: who.via, error: failure } });
       await this.notifications.notify(who.tenantId, [run.requested_by, who.userId], 'kb_ingest_failed', { approval_id: run.id, project_key: run.project_key, source_path: run.source_path, error: failure });
       return { accepted: false as const, body: { status: 'failed', flow_run_id: run.flow_run_id, approval_id: run.id, failed_step: 'write_canonical' } };
     }
-    await this.db.query('UPDATE kb_promotion_approvals SET document_id = $2 WHERE id = $1', [run.id, documentId]);
+    await this.runs.recordDocument(who.tenantId, run.id, documentId);
     await this.notifications.notify(who.tenantId, [run.requested_by], 'kb_canonical_promoted', {
       approval_id: run.id,
       document_id: documentId,
@@ -183,41 +160,15 @@ export class PromotionService {
     return { status: 'rejected', flow_run_id: run.flow_run_id, approval_id: run.id };
   }
 
-  /** The one conditional update that decides a run; a refusal is audited and answers 403 `forbidden`. */
-  private async claim(approvalId: string, token: string, who: Decider, outcome: 'approved' | 'rejected', reason: string | null): Promise<ApprovalRow> {
-    const known = UUID.test(approvalId);
-    return this.db.transaction(async (m) => {
-      const [rows] = known
-        ? await m.query(
-            `UPDATE kb_promotion_approvals SET status = $4, decided_by = $5, decided_at = now(), decision_reason = $6
-             WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'pending' AND expires_at > now()
-             RETURNING id, tenant_id, flow_run_id, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by`,
-            [approvalId, who.tenantId, hashApprovalToken(token), outcome, who.userId, reason],
-          )
-        : [[]];
-      const run = (rows as ApprovalRow[])[0];
-      await this.audit(m, who.tenantId, known ? approvalId : null, run ? outcome : 'denied', who.userId, who.actor, {
-        via: who.via,
-        ...(run ? {} : { attempted: outcome }),
-        ...(reason ? { reason } : {}),
-      });
-      if (!run) return null;
-      if (outcome === 'rejected') await m.query('UPDATE kb_promotion_approvals SET markdown = NULL WHERE id = $1', [run.id]);
-      return run;
-    }).then((run) => {
-      if (!run) throw forbidden();
-      return run;
-    });
-  }
-
-  private async audit(m: EntityManager, tenantId: string, approvalId: string | null, action: string, userId: string | null, actor: string | undefined, detail: object) {
-    await m.query('INSERT INTO kb_promotion_audit (tenant_id, approval_id, action, actor_user_id, actor_label, detail) VALUES ($1, $2, $3, $4, $5, $6)', [
-      tenantId,
-      approvalId,
-      action,
-      userId,
-      actor ?? null,
-      JSON.stringify(detail),
-    ]);
+  /** Decides the run or, refused, answers 403 `forbidden` (the refusal is audited too). */
+  private async claim(approvalId: string, token: string, who: Decider, outcome: 'approved' | 'rejected', reason: string | null): Promise<PausedRun> {
+    const audit = { tenantId: who.tenantId, userId: who.userId, actor: who.actor, detail: { via: who.via, ...(reason ? { reason } : {}) } };
+    if (!UUID.test(approvalId)) {
+      await this.runs.auditRefusal({ ...audit, approvalId: null, action: 'denied', detail: { ...audit.detail, attempted: outcome } });
+      throw forbidden();
+    }
+    const run = await this.runs.claim({ approvalId, tenantId: who.tenantId, tokenHash: hashApprovalToken(token), outcome, userId: who.userId, reason }, { ...audit, detail: { ...audit.detail, attempted: outcome } });
+    if (!run) throw forbidden();
+    return run;
   }
 }
