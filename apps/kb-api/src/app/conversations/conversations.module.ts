@@ -3,11 +3,12 @@ import { AnswerProvider } from '../chat/answer-provider';
 import { ChatService } from '../chat/chat.service';
 import { RetrievalService } from '../retrieval/retrieval.service';
 import { ConversationsController } from './conversations.controller';
+import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 
 /** ChatModule does not export its answering service, so this module wires its own from the same parts. */
 @Module({
   controllers: [ConversationsController],
-  providers: [RetrievalService, AnswerProvider, ChatService, ConversationsService],
+  providers: [RetrievalService, AnswerProvider, ChatService, ConversationsRepository, ConversationsService],
 })
 export class ConversationsModule {}
