@@ -45,6 +45,11 @@ export interface RetrievalResult {
 }
 
 const CANDIDATES = 100;
+/**
+ * Chunks taken by full-text rank before the per-term scoring, which reads every term against every
+ * chunk: it bounds a question's cost on a large knowledge base (the rerank then picks CANDIDATES).
+ */
+const PREFILTER = 400;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
@@ -133,7 +138,8 @@ export class RetrievalService {
                     c.language, c.tsv || ''::tsvector AS tv
                FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
               WHERE ${where.join(' AND ')}
-             OFFSET 0) x
+              ORDER BY ts_rank_cd(c.tsv, to_tsquery(c.language, $2), 1) DESC, c.id
+              LIMIT ${PREFILTER}) x
            JOIN q ON q.cfg = x.language) y
         ORDER BY y.matched + 0.5 * y.in_heading DESC, y.rank DESC, y.chunk_id
         LIMIT ${CANDIDATES}`,
