@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import { ConfigService } from '@nestjs/config';
+import { platformHttpLogger } from '@platform/observability';
 import { RunningService } from '@platform/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -109,6 +110,29 @@ describe('kb-api: personal access tokens on the lean path, with the token identi
     expect(metrics).toMatch(
       /http_server_request_duration_seconds_count\{[^}]*method="GET"[^}]*route="\/api\/auth\/me"[^}]*status="200"[^}]*\} [1-9]/,
     );
+  });
+
+  it('writes the access line of the request, with its request id and status', async () => {
+    const user = await callerWith(svc.url, db, { email: 'logged@example.com' });
+    const logger = platformHttpLogger()!;
+    const info = jest.spyOn(logger, 'info');
+    try {
+      await me(user.token, ME, { 'x-request-id': 'kb-me-log-1' });
+      await new Promise((r) => setImmediate(r));
+      const lines = info.mock.calls.filter(
+        ([line]) => (line as { req?: { id?: string } }).req?.id === 'kb-me-log-1',
+      );
+      expect(lines).toHaveLength(1);
+      const [line, message] = lines[0] as unknown as [
+        { req: { method: string; url: string }; res: { statusCode: number }; responseTime: number },
+        string,
+      ];
+      expect(message).toBe('request completed');
+      expect(line).toMatchObject({ req: { method: 'GET', url: ME }, res: { statusCode: 200 } });
+      expect(typeof line.responseTime).toBe('number');
+    } finally {
+      info.mockRestore();
+    }
   });
 
   describe('a change made by this process applies to the very next request', () => {
