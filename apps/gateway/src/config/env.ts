@@ -1,5 +1,6 @@
-import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { BaseEnv } from '@platform/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { BaseEnv, toBoolean } from '@platform/config';
 
 const url = { require_tld: false, protocols: ['http', 'https'] };
 
@@ -32,6 +33,16 @@ export class GatewayEnv extends BaseEnv {
   @Min(100)
   @Max(600000)
   GATEWAY_UPSTREAM_TIMEOUT_MS: number = 30000;
+
+  /** Browser origins allowed to call the API (CORS), comma-separated exact origins; empty: none. */
+  @IsOptional()
+  @IsString()
+  GATEWAY_CORS_ORIGINS?: string;
+
+  /** Send Strict-Transport-Security (set when the gateway is reached over TLS). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  GATEWAY_HSTS: boolean = false;
 
   /** Keep-alive connections per upstream. */
   @IsInt()

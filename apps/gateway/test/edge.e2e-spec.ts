@@ -1,0 +1,100 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RunningService, startServiceForTest } from '@platform/testing';
+import { mountProxy } from '../src/app/proxy/mount-proxy';
+
+const KB_OPENAPI = {
+  openapi: '3.1.0',
+  info: { title: 'Knowledge base API', version: '1.0.0', description: 'Grounded chat <b>and</b> documents.' },
+  servers: [{ url: '/' }],
+  paths: { '/api/kb/chat': { post: { summary: 'Ask a grounded question' } }, '/api/auth/me': { get: { summary: 'The caller' } } },
+};
+
+/** An upstream that serves an OpenAPI document and a page with its own Content-Security-Policy. */
+async function startUpstream(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/api/kb/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(KB_OPENAPI));
+    if (req.url === '/login') return void res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "default-src 'none'; style-src 'self'" }).end('<p>login</p>');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('gateway edge: security headers, CORS and the API reference', () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let gateway: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    gateway = await startServiceForTest({
+      service: 'gateway',
+      loadAppModule: async () => (await import('../src/app.module')).AppModule,
+      httpOptions: { configure: mountProxy },
+      env: {
+        UPSTREAM_IAM_URL: upstream.url,
+        UPSTREAM_KB_URL: upstream.url,
+        UPSTREAM_GUARDRAILS_URL: 'http://127.0.0.1:9',
+        UPSTREAM_EVIDENCE_URL: 'http://127.0.0.1:9',
+        GATEWAY_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173',
+        GATEWAY_HSTS: 'true',
+        GATEWAY_UPSTREAM_TIMEOUT_MS: '500',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    upstream.server.close();
+  });
+
+  it('puts security headers on proxied, failed and local answers, keeping an upstream\'s own policy', async () => {
+    for (const path of ['/api/kb/anything', '/guardrails/api/overview', '/health/live', '/nowhere']) {
+      const r = await fetch(gateway.url + path);
+      expect([path, r.headers.get('x-content-type-options')]).toEqual([path, 'nosniff']);
+      expect(r.headers.get('x-frame-options')).toBe('DENY');
+      expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(r.headers.get('strict-transport-security')).toMatch(/max-age=/);
+      expect(r.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+    const login = await fetch(`${gateway.url}/login`);
+    expect(login.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'");
+  });
+
+  it('answers preflights for allowed origins only, and marks their answers', async () => {
+    const allowed = await fetch(`${gateway.url}/api/kb/chat`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
+    const denied = await fetch(`${gateway.url}/api/kb/chat`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(denied.headers.get('access-control-allow-origin')).toBeNull();
+
+    const call = await fetch(`${gateway.url}/api/kb/thing`, { headers: { origin: 'http://127.0.0.1:5173' } });
+    expect(call.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173');
+    expect(call.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    const other = await fetch(`${gateway.url}/api/kb/thing`, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('serves one API reference page and each service\'s OpenAPI document', async () => {
+    const page = await fetch(`${gateway.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("style-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('Knowledge base API');
+    expect(html).toContain('/api/kb/chat');
+    expect(html).toContain('Ask a grounded question');
+    expect(html).toContain('Grounded chat &#60;b&#62;and&#60;/b&#62; documents.');
+    expect(html).toMatch(/guardrails-admin<\/h2><p class="off">Not available/);
+    const doc = await fetch(`${gateway.url}/docs/openapi/kb-api.json`);
+    expect(await doc.json()).toEqual(KB_OPENAPI);
+    expect((await fetch(`${gateway.url}/docs/openapi/evidence-review.json`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/docs/openapi/nope.json`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/docs/docs.css`)).headers.get('content-type')).toContain('text/css');
+  });
+});
