@@ -27,8 +27,8 @@ export function isPersonalAccessTokenRequest(req: IncomingMessage): boolean {
  * GET /api/auth/me for personal access tokens on the lean request path (docs/benchmarks.md,
  * "Knowledge base: authenticated request"): the app's own guard with the route's metadata (token
  * identities from TokenIdentityCache), `AuthService.me` as the controller calls it and the app's
- * error filter, without Express routing and Nest's per-request
- * pipeline. The Nest route stays for every request this path declines (a query string included).
+ * error filter, without Express routing and Nest's per-request pipeline. The Nest route stays for
+ * every request this path declines (a query string included).
  */
 @Injectable()
 export class AuthMeFastRoute implements OnApplicationBootstrap {

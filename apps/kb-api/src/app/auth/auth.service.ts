@@ -126,27 +126,26 @@ export class AuthService {
       options.cached && principal.kind === 'token' && principal.userId
         ? await this.identities.get(`me:${principal.userId}:${principal.tenantId}`, async () => {
             const loaded = await this.profileOf(principal);
-            return loaded && { value: loaded, userId: loaded.user.id };
+            return loaded && { value: loaded, userId: principal.userId! };
           })
         : await this.profileOf(principal);
     if (!profile) throw new KbMessage(401, 'Unauthenticated.');
-    const { user, projects, teams } = profile;
-    const prefs = user.preferences as Record<string, unknown>;
     return {
-      user: { ...publicUser(user), email_verified_at: user.email_verified_at?.toISOString() ?? null },
+      user: profile.user,
       tenant_id: principal.tenantId,
       roles: principal.roles,
       permissions: principal.permissions,
       platform_admin: principal.platformAdmin,
-      projects,
-      teams,
-      preferences: { theme: prefs['theme'] ?? 'system', density: prefs['density'] ?? 'comfortable', language: prefs['language'] ?? 'en' },
+      projects: profile.projects,
+      teams: profile.teams,
+      preferences: profile.preferences,
       features: {},
-      two_factor_enabled: this.twoFactor.isEnabled(user),
+      two_factor_enabled: profile.twoFactorEnabled,
       auth: { kind: principal.kind, abilities: principal.abilities },
     };
   }
 
+  /** What /me shows of the user, and only that (so a cached profile holds no hashes or secrets). */
   private async profileOf(principal: KbPrincipal) {
     const user = principal.userId ? await this.users.findById(principal.userId) : null;
     if (!user) return null;
@@ -161,7 +160,14 @@ export class AuthService {
         [user.id, user.tenant_id],
       ),
     ]);
-    return { user, projects, teams };
+    const prefs = user.preferences as Record<string, unknown>;
+    return {
+      user: { ...publicUser(user), email_verified_at: user.email_verified_at?.toISOString() ?? null },
+      projects,
+      teams,
+      preferences: { theme: prefs['theme'] ?? 'system', density: prefs['density'] ?? 'comfortable', language: prefs['language'] ?? 'en' },
+      twoFactorEnabled: this.twoFactor.isEnabled(user),
+    };
   }
 
   async requireUser(principal: KbPrincipal): Promise<UserRow> {

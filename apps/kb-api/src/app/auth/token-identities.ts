@@ -6,7 +6,8 @@ import { TokenIdentityCache } from './token-identity-cache';
 /** A live personal access token with its active user and their authorization in the token's tenant. */
 export interface TokenIdentity {
   token: TokenRow;
-  user: UserRow;
+  /** Only what authentication needs: the cache holds no password hash or second-factor secret. */
+  user: Pick<UserRow, 'id' | 'active'>;
   authorization: Authorization;
 }
 
@@ -35,7 +36,7 @@ export class TokenIdentities {
     if (!user?.active) return null;
     const authorization = await this.users.authorization(user.id, token.tenant_id);
     return {
-      value: { token, user, authorization },
+      value: { token, user: { id: user.id, active: user.active }, authorization },
       userId: user.id,
       validUntil: token.expires_at.getTime(),
     };
