@@ -1,3 +1,4 @@
+import { AnthropicProvider } from './anthropic.provider';
 import { createLlmProvider, LlmProviderConfig } from './create-provider';
 import { NoneLlmProvider } from './none.provider';
 import { OpenAiCompatibleProvider } from './openai-compatible.provider';
@@ -23,6 +24,19 @@ describe('createLlmProvider', () => {
     });
     expect(provider).toBeInstanceOf(OpenAiCompatibleProvider);
     expect(provider.model).toBe('small');
+  });
+
+  it('builds an Anthropic provider from snake_case config', () => {
+    const provider = createLlmProvider({
+      provider: 'anthropic',
+      base_url: 'http://127.0.0.1:1',
+      model: 'claude-small',
+      api_key: 'k',
+      timeout_ms: 500,
+    });
+    expect(provider).toBeInstanceOf(AnthropicProvider);
+    expect(provider.name).toBe('anthropic');
+    expect(provider.model).toBe('claude-small');
   });
 
   it('names an unknown provider', () => {

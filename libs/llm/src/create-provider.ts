@@ -1,3 +1,4 @@
+import { AnthropicProvider } from './anthropic.provider';
 import { NoneLlmProvider } from './none.provider';
 import { OpenAiCompatibleProvider } from './openai-compatible.provider';
 import { LlmConfigError, LlmProvider } from './provider';
@@ -12,6 +13,14 @@ export type LlmProviderConfig =
       model: string;
       timeout_ms?: number;
       json_mode?: boolean;
+    }
+  | {
+      provider: 'anthropic';
+      base_url: string;
+      api_key?: string;
+      model: string;
+      timeout_ms?: number;
+      api_version?: string;
     };
 
 /** Builds the configured provider, or throws LlmConfigError naming what is wrong (at start). */
@@ -26,6 +35,14 @@ export function createLlmProvider(config: LlmProviderConfig = { provider: 'none'
         model: config.model,
         timeoutMs: config.timeout_ms,
         jsonMode: config.json_mode,
+      });
+    case 'anthropic':
+      return new AnthropicProvider({
+        baseUrl: config.base_url,
+        apiKey: config.api_key,
+        model: config.model,
+        timeoutMs: config.timeout_ms,
+        apiVersion: config.api_version,
       });
     default:
       throw new LlmConfigError(

@@ -1,5 +1,6 @@
 export * from './provider';
 export * from './none.provider';
 export * from './openai-compatible.provider';
+export * from './anthropic.provider';
 export * from './create-provider';
 export { parseJsonReply, estimateTokens } from './json-reply';

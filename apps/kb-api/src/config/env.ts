@@ -81,9 +81,9 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Max(600_000)
   KB_WORKER_LOCK_MS: number = 30_000;
 
-  /** Answering provider: `none` (extractive answer, no tokens) or `openai` (an OpenAI-compatible endpoint). */
-  @IsIn(['none', 'openai'])
-  KB_CHAT_PROVIDER: 'none' | 'openai' = 'none';
+  /** Answering provider: `none` (extractive answer, no tokens), `openai` (an OpenAI-compatible endpoint) or `anthropic` (the Messages API). */
+  @IsIn(['none', 'openai', 'anthropic'])
+  KB_CHAT_PROVIDER: 'none' | 'openai' | 'anthropic' = 'none';
 
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })

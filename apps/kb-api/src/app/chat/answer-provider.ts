@@ -6,17 +6,21 @@ import { kbEnv } from '../kb-config';
 /** The model that answers, or null for the `none` provider (extractive answers, no tokens). */
 @Injectable()
 export class AnswerProvider {
+  /** The configured KB_CHAT_PROVIDER, reported as `meta.provider` and in the chat log. */
+  readonly name: 'none' | 'openai' | 'anthropic';
   readonly llm: LlmProvider | null;
 
   constructor(config: ConfigService) {
     const env = kbEnv(config);
-    if (env.get('KB_CHAT_PROVIDER') === 'none') {
+    this.name = env.get('KB_CHAT_PROVIDER');
+    if (this.name === 'none') {
       this.llm = null;
       return;
     }
     const baseUrl = env.get('KB_LLM_BASE_URL');
     const model = env.get('KB_LLM_MODEL');
-    if (!baseUrl || !model) throw new Error('KB_CHAT_PROVIDER=openai needs KB_LLM_BASE_URL and KB_LLM_MODEL');
-    this.llm = createLlmProvider({ provider: 'openai-compatible', base_url: baseUrl, api_key: env.get('KB_LLM_API_KEY'), model, timeout_ms: env.get('KB_LLM_TIMEOUT_MS') });
+    if (!baseUrl || !model) throw new Error(`KB_CHAT_PROVIDER=${this.name} needs KB_LLM_BASE_URL and KB_LLM_MODEL`);
+    const binding = { base_url: baseUrl, api_key: env.get('KB_LLM_API_KEY'), model, timeout_ms: env.get('KB_LLM_TIMEOUT_MS') };
+    this.llm = createLlmProvider(this.name === 'anthropic' ? { provider: 'anthropic', ...binding } : { provider: 'openai-compatible', ...binding });
   }
 }

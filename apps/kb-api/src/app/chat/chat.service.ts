@@ -97,7 +97,7 @@ export class ChatService {
       text = typeof data?.answer === 'string' ? data.answer.trim() : reply.text.trim();
       if (text === NO_GROUNDED_ANSWER) {
         const refusal = this.refusal('llm_self_refusal', { filtersSelected, started, retrievalMs, refusedEarly: false });
-        refusal.meta = { ...refusal.meta, provider: 'openai', model: llm.model, chunks_used: grounded.length };
+        refusal.meta = { ...refusal.meta, provider: this.provider.name, model: llm.model, chunks_used: grounded.length };
         return this.log(tenantId, userId, req.question, refusal);
       }
     } else {
@@ -113,7 +113,7 @@ export class ChatService {
       confidence: confidenceOf(grounded, citations.length),
       refusal_reason: null,
       meta: {
-        provider: llm ? 'openai' : 'none',
+        provider: this.provider.name,
         model: llm ? llm.model : 'extractive',
         chunks_used: grounded.length,
         primary_count: found.primary.length,
