@@ -24,3 +24,11 @@ export function redisOptionsFromUrl(url: string, overrides: RedisOptions = {}): 
 export function createRedis(url: string, overrides: RedisOptions = {}): Redis {
   return new Redis(redisOptionsFromUrl(url, overrides));
 }
+
+/**
+ * A connection for SUBSCRIBE only. No ready check: after a reconnect ioredis would send INFO while
+ * the connection is already back in subscriber mode, which Redis refuses.
+ */
+export function createRedisSubscriber(url: string): Redis {
+  return createRedis(url, { enableReadyCheck: false });
+}

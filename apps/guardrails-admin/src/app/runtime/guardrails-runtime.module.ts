@@ -2,7 +2,7 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { approvedCallQueue, GuardrailsHost, GuardrailsSettingsService, sqlRunnerFor, startGuardrailsHost } from '@platform/guardrails';
-import { createRedis, redisOptionsFromUrl } from '@platform/queue';
+import { createRedisSubscriber, redisOptionsFromUrl } from '@platform/queue';
 import type Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
@@ -34,7 +34,7 @@ interface AdminGuardrailsHost extends GuardrailsHost {
       inject: [ConfigService, DataSource, REDIS_CLIENT, PinoLogger],
       useFactory: async (config: ConfigService, dataSource: DataSource, redis: Redis, logger: PinoLogger): Promise<AdminGuardrailsHost> => {
         const env = envOf(config);
-        const subscriber = createRedis(config.getOrThrow<string>('REDIS_URL'));
+        const subscriber = createRedisSubscriber(config.getOrThrow<string>('REDIS_URL'));
         const host = await startGuardrailsHost({
           db: sqlRunnerFor(dataSource),
           subscriber,

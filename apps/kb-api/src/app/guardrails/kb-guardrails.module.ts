@@ -2,7 +2,7 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { withDatabase } from '@platform/database';
 import { DEFAULT_SETTINGS, Guardrails, GuardrailsHost, sqlRunnerFor, startGuardrailsHost } from '@platform/guardrails';
-import { createRedis } from '@platform/queue';
+import { createRedisSubscriber } from '@platform/queue';
 import { PinoLogger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { kbEnv } from '../kb-config';
@@ -34,7 +34,7 @@ interface KbGuardrailsHost extends GuardrailsHost {
         } catch (e) {
           throw new Error(`guardrails database ${env.get('KB_GUARDRAILS_DATABASE_NAME')} is unreachable (run cli.js migrate): ${(e as Error).message}`);
         }
-        const subscriber = createRedis(env.get('REDIS_URL'));
+        const subscriber = createRedisSubscriber(env.get('REDIS_URL'));
         const host = await startGuardrailsHost({
           db: sqlRunnerFor(db),
           subscriber,

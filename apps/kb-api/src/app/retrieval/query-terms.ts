@@ -14,7 +14,9 @@ const STOPWORDS = new Set(
 /** Distinct lower-cased content words of a text (letters and digits, length > 1, stopwords dropped). */
 export function contentTerms(text: string): string[] {
   const out = new Set<string>();
-  for (const w of text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+  // "How long / many / much / often …" asks for a quantity; the word names no topic.
+  const question = text.toLowerCase().normalize('NFKC').replace(/\bhow\s+(long|many|much|often|far|soon)\b/g, ' ');
+  for (const w of question.match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (w.length > 1 && !STOPWORDS.has(w)) out.add(w);
   }
   return [...out];
