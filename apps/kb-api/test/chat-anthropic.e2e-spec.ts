@@ -3,6 +3,7 @@ import { FakeAnthropicServer, RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { createUser, KbClient } from './kb-fixtures';
 import { startKb } from './kb-test-env';
+import { streamChat } from './sse';
 
 const DOC = `# Retention
 
@@ -70,5 +71,22 @@ describe('kb-api chat with an Anthropic Messages model', () => {
     const failed = await ask('How long are audit logs retained?');
     expect(failed.status).toBe(502);
     expect(failed.body).toMatchObject({ error: 'llm_unavailable' });
+  });
+
+  it('streams a model answer as meta, one delta and done, and a model failure after meta as an error event', async () => {
+    const before = (await db.query(`SELECT count(*)::int AS n FROM kb_chat_logs`))[0].n;
+    llm.reply({ content: JSON.stringify({ answer: 'Seven years [1].' }) });
+    const ok = await streamChat(svc.url, token, { question: 'How long are audit logs retained?' });
+    expect(ok.events.map((e) => e.event)).toEqual(['meta', 'delta', 'done']);
+    expect(ok.events[0].data).toMatchObject({ provider: 'anthropic', citations: [expect.objectContaining({ source_path: 'ops/retention.md' })] });
+    expect(ok.events[1].data).toEqual({ text: 'Seven years [1].' });
+    expect(ok.events[2].data).toMatchObject({ answer: 'Seven years [1].', refusal_reason: null, meta: { provider: 'anthropic' } });
+    expect((await db.query(`SELECT count(*)::int AS n FROM kb_chat_logs`))[0].n).toBe(before + 1);
+
+    llm.reply({ status: 529 });
+    const failed = await streamChat(svc.url, token, { question: 'How long are audit logs retained?' });
+    expect(failed.status).toBe(200);
+    expect(failed.events.map((e) => e.event)).toEqual(['meta', 'error']);
+    expect(failed.events[1].data).toEqual({ error: 'llm_unavailable', message: 'The answering model is unavailable: LLM provider answered HTTP 529.' });
   });
 });

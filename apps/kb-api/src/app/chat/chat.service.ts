@@ -41,6 +41,13 @@ export interface ChatAnswer {
   meta: Record<string, unknown>;
 }
 
+/** What a streaming client learns once retrieval is done, before the answer exists. */
+export interface RetrievedMeta {
+  citations: Citation[];
+  filters: RetrievalFilters;
+  provider: string;
+}
+
 const ANSWER_PROMPT = `You answer questions about a knowledge base using only the numbered sources given.
 Cite every statement with the number of its source in square brackets, like [1].
 If the sources do not contain the answer, the answer must be exactly ${NO_GROUNDED_ANSWER}.
@@ -60,7 +67,7 @@ export class ChatService {
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
-  async answer(tenantId: string, userId: string | null, req: ChatRequestDto): Promise<ChatAnswer> {
+  async answer(tenantId: string, userId: string | null, req: ChatRequestDto, onRetrieved?: (retrieved: RetrievedMeta) => void): Promise<ChatAnswer> {
     const started = performance.now();
     const filters: RetrievalFilters = { ...req.filters };
     if (!filters.project_keys?.length && req.project_key) filters.project_keys = [req.project_key];
@@ -82,6 +89,8 @@ export class ChatService {
 
     const citationIndex = new Map<number, number>();
     for (const c of grounded) if (!citationIndex.has(c.document_id)) citationIndex.set(c.document_id, citationIndex.size + 1);
+    const citations = this.citations(grounded, citationIndex);
+    onRetrieved?.({ citations, filters, provider: this.provider.name });
     const llmStart = performance.now();
     let text: string;
     if (llm) {
@@ -105,7 +114,6 @@ export class ChatService {
     }
     const llmMs = performance.now() - llmStart;
     const output = await this.guardrails.handleOutput(text);
-    const citations = this.citations(grounded, citationIndex);
     const total = performance.now() - started;
     return this.log(tenantId, userId, req.question, {
       answer: output.text,
