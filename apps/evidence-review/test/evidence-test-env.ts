@@ -1,5 +1,5 @@
 import { loadEnv } from '@platform/config';
-import { ServiceUnderTest, startServiceForTest, TestJwksIssuer } from '@platform/testing';
+import { ServiceUnderTest, startServiceWithIssuer } from '@platform/testing';
 import { EvidenceReviewEnv } from '../src/config/env';
 import { dataSourceOptions } from '../src/data-source';
 import { httpOptions } from '../src/http-options';
@@ -11,16 +11,5 @@ export const evidenceUnderTest: ServiceUnderTest = {
   httpOptions,
 };
 
-/** evidence-review with a test JWKS issuer whose tokens it accepts; stop() ends both. */
-export async function startEvidenceWithIssuer(env: Record<string, string> = {}) {
-  const issuer = await new TestJwksIssuer().start();
-  const svc = await startServiceForTest(evidenceUnderTest, { IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer, ...env });
-  return {
-    issuer,
-    svc,
-    stop: async () => {
-      await svc.stop();
-      await issuer.stop();
-    },
-  };
-}
+/** The service with a test JWKS issuer whose tokens it accepts; stop() ends both. */
+export const startEvidenceWithIssuer = (env: Record<string, string> = {}) => startServiceWithIssuer(evidenceUnderTest, env);

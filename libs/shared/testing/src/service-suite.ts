@@ -6,6 +6,7 @@ import { DrainingService } from '@platform/health';
 import { HttpAppOptions, startHttpApp, startWorker, WorkerHandle } from '@platform/runtime';
 import { migrateDatabase } from '@platform/database';
 import type { DataSourceOptions } from 'typeorm';
+import { TestJwksIssuer } from './jwks-issuer';
 import { createTestDatabase, TestDatabase, testRedisPrefix } from './test-database';
 
 export interface ServiceUnderTest {
@@ -172,4 +173,18 @@ export function describeEnvExample(envClass: new () => object, examplePath: stri
       expect(() => loadEnv(envClass, Object.fromEntries(listed))).not.toThrow();
     });
   });
+}
+
+/** A service booted as main.ts does, trusting a test JWKS issuer whose tokens it accepts; stop() ends both. */
+export async function startServiceWithIssuer(s: ServiceUnderTest, env: Record<string, string> = {}) {
+  const issuer = await new TestJwksIssuer().start();
+  const svc = await startServiceForTest(s, { IAM_JWKS_URL: issuer.jwksUrl, IAM_ISSUER: issuer.issuer, ...env });
+  return {
+    issuer,
+    svc,
+    stop: async () => {
+      await svc.stop();
+      await issuer.stop();
+    },
+  };
 }
