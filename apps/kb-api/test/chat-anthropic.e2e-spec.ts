@@ -75,12 +75,12 @@ describe('kb-api chat with an Anthropic Messages model', () => {
 
   it('streams a model answer as meta, one delta and done, and a model failure after meta as an error event', async () => {
     const before = (await db.query(`SELECT count(*)::int AS n FROM kb_chat_logs`))[0].n;
-    llm.reply({ content: JSON.stringify({ answer: 'Seven years [1].' }) });
+    llm.reply({ content: JSON.stringify({ answer: 'Seven years [1]. Restores take two days [1].' }) });
     const ok = await streamChat(svc.url, token, { question: 'How long are audit logs retained?' });
     expect(ok.events.map((e) => e.event)).toEqual(['meta', 'delta', 'done']);
     expect(ok.events[0].data).toMatchObject({ provider: 'anthropic', citations: [expect.objectContaining({ source_path: 'ops/retention.md' })] });
-    expect(ok.events[1].data).toEqual({ text: 'Seven years [1].' });
-    expect(ok.events[2].data).toMatchObject({ answer: 'Seven years [1].', refusal_reason: null, meta: { provider: 'anthropic' } });
+    expect(ok.events[1].data).toEqual({ text: 'Seven years [1]. Restores take two days [1].' });
+    expect(ok.events[2].data).toMatchObject({ answer: 'Seven years [1]. Restores take two days [1].', refusal_reason: null, meta: { provider: 'anthropic' } });
     expect((await db.query(`SELECT count(*)::int AS n FROM kb_chat_logs`))[0].n).toBe(before + 1);
 
     llm.reply({ status: 529 });

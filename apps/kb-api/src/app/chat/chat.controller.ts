@@ -57,7 +57,9 @@ export class ChatController {
     });
     const finished = answered.then(
       (answer: ChatAnswer) => {
-        if (answer.refusal_reason === null) for (const chunk of sentenceChunks(answer.answer)) events.send('delta', { text: chunk });
+        // A model's reply arrives whole (the providers do not stream), so it is one delta.
+        const chunks = answer.refusal_reason !== null ? [] : answer.meta['provider'] === 'none' ? sentenceChunks(answer.answer) : [answer.answer];
+        for (const chunk of chunks) events.send('delta', { text: chunk });
         events.send('done', answer);
         events.end();
       },
