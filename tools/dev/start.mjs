@@ -39,6 +39,29 @@ function devSecrets() {
   return secrets;
 }
 
+/**
+ * Data encrypted with development keys is unreadable with new ones: when the keys were just made
+ * but the server already holds the platform's databases (another checkout, or a deleted .data/),
+ * say so before token issuance fails with decryption errors.
+ */
+async function warnAboutForeignData(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query(`SELECT datname FROM pg_database WHERE datname IN ('iam', 'kb')`);
+    if (rows.length) {
+      say(`Warning: databases ${rows.map((r) => r.datname).join(', ')} already exist on this server but .data/dev-secrets.json was just created,`);
+      say('so their encrypted data (signing keys, 2FA seeds) cannot be read. Restore the old .data/dev-secrets.json,');
+      say(`or drop them (psql "${databaseUrl.replace(/:[^:@/]+@/, ':***@')}" -c 'DROP DATABASE iam WITH (FORCE)' …) and run npm start again.`);
+    }
+  } catch {
+    // Only advice: an unreachable server is reported by the migration step.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 const gatewayPort = Number(process.env.PORT ?? GATEWAY.port);
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 
@@ -60,7 +83,9 @@ process.on('SIGTERM', shutdown);
 
 say('Provisioning Postgres and Redis…');
 infra = await provisionInfra({ purpose: 'dev' });
+const secretsExisted = existsSync(path.join(dataDir, 'dev-secrets.json'));
 const ctx = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, gatewayUrl, secrets: devSecrets() };
+if (!secretsExisted) await warnAboutForeignData(infra.databaseUrl);
 
 say('Building the services (cached after the first run)…');
 const build = spawnSync(path.join(root, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build', '--parallel=2', '--output-style=static'], {
