@@ -1,5 +1,6 @@
 import { estimateTokens, parseJsonReply } from './json-reply';
-import { LlmConfigError, LlmProvider, LlmReply, LlmRequest, LlmUnavailableError } from './provider';
+import { httpProviderConfig, postJson } from './json-http-call';
+import { LlmProvider, LlmReply, LlmRequest, LlmUnavailableError } from './provider';
 
 export interface AnthropicOptions {
   /** The API root, e.g. `https://llm.example.com`; `/v1/messages` is appended. */
@@ -17,7 +18,6 @@ interface MessagesBody {
   usage?: { input_tokens?: unknown; output_tokens?: unknown };
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_API_VERSION = '2023-06-01';
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
@@ -38,24 +38,7 @@ export class AnthropicProvider implements LlmProvider {
   private readonly timeoutMs: number;
 
   constructor(private readonly options: AnthropicOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new LlmConfigError(`LLM base URL [${options.baseUrl}] is not a URL.`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new LlmConfigError(`LLM base URL [${options.baseUrl}] must use http or https.`);
-    }
-    if (typeof options.model !== 'string' || options.model.trim() === '') {
-      throw new LlmConfigError('LLM model must be a non-empty string.');
-    }
-    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(timeout) || timeout <= 0) {
-      throw new LlmConfigError('LLM timeout must be a positive whole number of milliseconds.');
-    }
-    this.timeoutMs = timeout;
-    this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
+    ({ endpoint: this.endpoint, timeoutMs: this.timeoutMs } = httpProviderConfig(options, '/v1/messages'));
   }
 
   get model(): string {
@@ -65,46 +48,16 @@ export class AnthropicProvider implements LlmProvider {
   async complete(request: LlmRequest): Promise<LlmReply> {
     const system = `${request.prompt}\nPurpose: ${request.purpose}. Answer with one JSON object.`;
     const user = JSON.stringify(request.payload ?? null);
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    let status: number;
-    let raw: string;
-    try {
-      const response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'anthropic-version': this.options.apiVersion ?? DEFAULT_API_VERSION,
-          ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
-        },
-        body: JSON.stringify({
-          model: this.options.model,
-          max_tokens: request.max_tokens,
-          temperature: 0,
-          system,
-          messages: [{ role: 'user', content: user }],
-        }),
-        signal,
-      });
-      status = response.status;
-      raw = await response.text();
-    } catch (e) {
-      if (request.signal?.aborted)
-        throw new LlmUnavailableError('LLM call aborted by the caller.', 'aborted');
-      if (timeout.aborted)
-        throw new LlmUnavailableError(`LLM call timed out after ${this.timeoutMs} ms.`, 'timeout');
-      throw new LlmUnavailableError(`LLM request failed: ${(e as Error).message}`, 'network');
-    }
-    // The body of an error reply is not quoted: providers may echo the request or account details.
-    if (status < 200 || status >= 300)
-      throw new LlmUnavailableError(`LLM provider answered HTTP ${status}.`, 'http_status');
-    let body: MessagesBody | null;
-    try {
-      body = JSON.parse(raw) as MessagesBody | null;
-    } catch {
-      throw new LlmUnavailableError('LLM provider reply is not JSON.', 'bad_reply');
-    }
+    const body = await postJson<MessagesBody>(
+      this.endpoint,
+      {
+        'anthropic-version': this.options.apiVersion ?? DEFAULT_API_VERSION,
+        ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
+      },
+      { model: this.options.model, max_tokens: request.max_tokens, temperature: 0, system, messages: [{ role: 'user', content: user }] },
+      this.timeoutMs,
+      request.signal,
+    );
     const text = replyText(body?.content);
     if (text === null)
       throw new LlmUnavailableError('LLM provider reply has no text content.', 'bad_reply');
