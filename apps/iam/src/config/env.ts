@@ -1,9 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
-import { AuthenticatedServiceEnv, toBoolean } from '@platform/config';
+import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
-/** `kid:base64key[,kid:base64key…]`, each key at least 32 bytes (43+ base64 characters). */
-const KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2}(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43,}={0,2})*$/;
 
 /** Every variable iam reads; validated at boot (see .env.example). */
 export class IamEnv extends AuthenticatedServiceEnv {
@@ -16,11 +14,11 @@ export class IamEnv extends AuthenticatedServiceEnv {
   WORKER_HEALTH_PORT: number = 3101;
 
   /** Envelope-encryption key ring for signing keys, refresh tokens and pending secrets. First key encrypts. */
-  @Matches(KEY_RING, { message: 'CRYPTO_KEYRING must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
+  @Matches(KEY_RING_PATTERN, { message: 'CRYPTO_KEYRING must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
   CRYPTO_KEYRING: string;
 
   /** Peppers for the keyed hashes of client secrets and refresh tokens. First one hashes. */
-  @Matches(KEY_RING, { message: 'SECRET_PEPPERS must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
+  @Matches(KEY_RING_PATTERN, { message: 'SECRET_PEPPERS must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
   SECRET_PEPPERS: string;
 
   /** Audience put in access tokens; resource services accept it (their JWT_AUDIENCE). */
