@@ -14,6 +14,11 @@ const KB_OPENAPI = {
 async function startUpstream(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     if (req.url === '/api/kb/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(KB_OPENAPI));
+    // The widget API decides CORS itself: it allows only the origins its widget key lists.
+    if (req.url?.startsWith('/api/widget/')) {
+      const cors = req.headers.origin === 'https://shop.example' ? { 'access-control-allow-origin': 'https://shop.example' } : {};
+      return void res.writeHead(req.method === 'OPTIONS' ? 204 : 200, { ...cors, 'x-upstream': 'widget' }).end();
+    }
     if (req.url === '/login') return void res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "default-src 'none'; style-src 'self'" }).end('<p>login</p>');
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
@@ -78,6 +83,15 @@ describe('gateway edge: security headers, CORS and the API reference', () => {
     expect(call.headers.get('access-control-expose-headers')).toContain('x-request-id');
     const other = await fetch(`${gateway.url}/api/kb/thing`, { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('leaves the widget\'s CORS to kb-api, which checks origins per widget key', async () => {
+    const preflight = await fetch(`${gateway.url}/api/widget/setup`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('x-upstream'), preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'widget', 'https://shop.example']);
+    // An origin the gateway allows for the SPA gets nothing from the gateway on widget routes.
+    const spa = await fetch(`${gateway.url}/api/widget/setup`, { headers: { origin: 'https://app.example.com' } });
+    expect([spa.headers.get('x-upstream'), spa.headers.get('access-control-allow-origin')]).toEqual(['widget', null]);
+    expect(spa.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('serves one API reference page and each service\'s OpenAPI document', async () => {

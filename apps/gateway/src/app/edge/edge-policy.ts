@@ -22,7 +22,15 @@ export interface EdgePolicyOptions {
   corsOrigins: readonly string[];
   /** Whether requests arrive over TLS (then Strict-Transport-Security is sent). */
   hsts: boolean;
+  /**
+   * Path prefixes whose CORS the upstream decides (default: the KB widget's). A widget key carries its
+   * own allowed origins, so the gateway neither answers those preflights nor adds CORS headers there.
+   */
+  delegatedCorsPrefixes?: readonly string[];
 }
+
+/** The embeddable widget runs on third-party pages: kb-api checks their origins against each widget key. */
+export const WIDGET_CORS_PREFIXES: readonly string[] = ['/api/widget', '/widget'];
 
 /**
  * The gateway's edge rules: security headers and CORS for an allow-list of origins, applied to
@@ -31,14 +39,16 @@ export interface EdgePolicyOptions {
  */
 export class EdgePolicy {
   private readonly origins: Set<string>;
+  private readonly delegated: readonly string[];
 
   constructor(private readonly options: EdgePolicyOptions) {
     this.origins = new Set(options.corsOrigins);
+    this.delegated = options.delegatedCorsPrefixes ?? WIDGET_CORS_PREFIXES;
   }
 
   /** Answers a CORS preflight itself; returns true when it did. */
   preflight(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return false;
+    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method'] || this.corsDelegated(req)) return false;
     const origin = this.allowedOrigin(req);
     const headers: Record<string, string> = { ...this.securityHeaders(), vary: 'Origin', 'content-length': '0' };
     if (origin) {
@@ -64,6 +74,7 @@ export class EdgePolicy {
 
   responseHeaders(req: IncomingMessage): Record<string, string> {
     const out: Record<string, string> = this.securityHeaders();
+    if (this.corsDelegated(req)) return out;
     const origin = this.allowedOrigin(req);
     if (origin) {
       out['access-control-allow-origin'] = origin;
@@ -76,6 +87,11 @@ export class EdgePolicy {
 
   private securityHeaders(): Record<string, string> {
     return this.options.hsts ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : { ...SECURITY_HEADERS };
+  }
+
+  private corsDelegated(req: IncomingMessage): boolean {
+    const path = (req.url ?? '').split('?', 1)[0];
+    return this.delegated.some((p) => path === p || path.startsWith(`${p}/`));
   }
 
   private allowedOrigin(req: IncomingMessage): string | null {
