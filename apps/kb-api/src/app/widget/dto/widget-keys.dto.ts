@@ -1,0 +1,135 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsHexColor,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { PageQueryDto } from '../../admin/pagination';
+import { LAUNCHER_SHAPES, normalizeOrigin, SESSION_STATUSES, SKILL_SHAPE, WIDGET_POSITIONS } from '../widget-catalog';
+
+const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** Origins are compared lowercased without a trailing slash, so they are stored that way. */
+const origins = () => Transform(({ value }) => (Array.isArray(value) ? [...new Set(value.map((v) => (typeof v === 'string' ? normalizeOrigin(v) : v)))] : value));
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
+const ORIGIN_MESSAGE = 'Each allowed origin must be a scheme and host such as https://docs.example.com (no path).';
+
+export class WidgetThemeDto {
+  @IsOptional() @IsHexColor({ message: 'The theme accent must be a hex colour.' })
+  accent?: string;
+
+  @IsOptional() @IsHexColor({ message: 'The theme background must be a hex colour.' })
+  background?: string;
+
+  @IsOptional() @IsString() @MaxLength(200, { message: 'The theme font family must not be greater than 200 characters.' })
+  @Matches(/^[\w\s,'"-]*$/, { message: 'The theme font family may hold only font names, quotes, commas and spaces.' })
+  fontFamily?: string;
+
+  @IsOptional() @IsIn(LAUNCHER_SHAPES, { message: `The theme launcher shape must be one of ${LAUNCHER_SHAPES.join(', ')}.` })
+  launcherShape?: string;
+
+  @IsOptional() @IsIn(WIDGET_POSITIONS, { message: `The theme position must be one of ${WIDGET_POSITIONS.join(', ')}.` })
+  position?: string;
+
+  @IsOptional() @IsString() @MaxLength(80, { message: 'The theme title must not be greater than 80 characters.' })
+  title?: string;
+}
+
+/** Fields a key shares between create and update. */
+class WidgetKeyFieldsDto {
+  @IsOptional()
+  @origins()
+  @IsArray({ message: 'The allowed origins field must be an array.' })
+  @ArrayMaxSize(50, { message: 'The allowed origins field must not have more than 50 items.' })
+  @IsString({ each: true, message: ORIGIN_MESSAGE })
+  @Matches(ORIGIN, { each: true, message: ORIGIN_MESSAGE })
+  allowed_origins?: string[];
+
+  @IsOptional()
+  @IsInt({ message: 'The rate limit field must be an integer.' })
+  @Min(1, { message: 'The rate limit field must be between 1 and 1000.' })
+  @Max(1000, { message: 'The rate limit field must be between 1 and 1000.' })
+  rate_limit?: number;
+
+  @IsOptional()
+  @IsString({ message: 'The skill field must be a string like name@1.' })
+  @Matches(SKILL_SHAPE, { message: 'The skill field must look like name@1.' })
+  skill?: string;
+
+  @IsOptional() @IsBoolean({ message: 'The host tools enabled field must be true or false.' })
+  host_tools_enabled?: boolean;
+
+  @IsOptional() @IsBoolean({ message: 'The user auth enabled field must be true or false.' })
+  user_auth_enabled?: boolean;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WidgetThemeDto)
+  theme?: WidgetThemeDto;
+}
+
+export class CreateWidgetKeyDto extends WidgetKeyFieldsDto {
+  @trimmed()
+  @IsString({ message: 'The label field is required.' })
+  @IsNotEmpty({ message: 'The label field is required.' })
+  @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
+  label!: string;
+
+  @trimmed()
+  @IsString({ message: 'The project key field is required.' })
+  @IsNotEmpty({ message: 'The project key field is required.' })
+  @MaxLength(120, { message: 'The project key field must not be greater than 120 characters.' })
+  project_key!: string;
+}
+
+/** Every update is an identity mutation: it names the version it was made against. */
+export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
+  @IsInt({ message: 'The identity credential version field is required.' })
+  @Min(1, { message: 'The identity credential version field must be at least 1.' })
+  identity_credential_version!: number;
+
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The label field must be a string.' })
+  @IsNotEmpty({ message: 'The label field must not be empty.' })
+  @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
+  label?: string;
+
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The project key field must be a string.' })
+  @IsNotEmpty({ message: 'The project key field must not be empty.' })
+  @MaxLength(120, { message: 'The project key field must not be greater than 120 characters.' })
+  project_key?: string;
+
+  @IsOptional() @IsBoolean({ message: 'The active field must be true or false.' })
+  active?: boolean;
+}
+
+export class IdentityVersionDto {
+  @IsInt({ message: 'The identity credential version field is required.' })
+  @Min(1, { message: 'The identity credential version field must be at least 1.' })
+  identity_credential_version!: number;
+}
+
+export class ListWidgetSessionsQueryDto extends PageQueryDto {
+  @IsOptional()
+  @IsIn(SESSION_STATUSES, { message: `The selected status is invalid (one of ${SESSION_STATUSES.join(', ')}).` })
+  status?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'The key field must be a widget key id.' })
+  @Min(1, { message: 'The key field must be a widget key id.' })
+  key?: number;
+}
