@@ -12,10 +12,13 @@ export interface WidgetSkill {
   backendTools: string[];
   /** Tools the host page runs itself; offered only when the key enables host tools. */
   hostTools: string[];
+  /** Every message becomes a search proposal instead of a chat answer. */
+  searchOnly: boolean;
 }
 
 export const WIDGET_SKILLS: readonly WidgetSkill[] = [
-  { name: 'kb-assistant', version: 1, description: 'Grounded answers over the key’s project with knowledge-base search.', backendTools: ['kb_search'], hostTools: ['highlight_element', 'open_link'] },
+  { name: 'kb-assistant', version: 1, description: 'Grounded answers over the key’s project, with knowledge-base search on /search.', backendTools: ['kb_search'], hostTools: ['highlight_element', 'open_link'], searchOnly: false },
+  { name: 'kb-search', version: 1, description: 'Search only: every message proposes a knowledge-base search.', backendTools: ['kb_search'], hostTools: [], searchOnly: true },
 ];
 
 export const DEFAULT_SKILL = 'kb-assistant@1';

@@ -116,9 +116,9 @@ export class WidgetSessionsService {
   /** A message either proposes the search tool or is answered by grounded chat over the key's project. */
   private async respond(caller: WidgetCaller, session: WidgetSessionRow, message: string) {
     const tenantId = session.tenant_id;
-    const search = SEARCH_COMMAND.exec(message);
-    if (search) {
-      const args = { query: search[1].trim().slice(0, 500) };
+    const search = SEARCH_COMMAND.exec(message)?.[1] ?? (findSkill(caller.key.skill ?? DEFAULT_SKILL)?.searchOnly ? message : null);
+    if (search !== null) {
+      const args = { query: search.trim().slice(0, 500) };
       await this.sessions.appendStep(tenantId, session.id, { kind: 'tool_call', tool: 'kb_search', args: maskPii(args) });
       const waiting = await this.sessions.setStatus(session.id, 'waiting_tool', { tool: 'kb_search', args });
       return { session: sessionView(waiting), type: 'tool_call', tool_call: { tool: 'kb_search', args, confirmation_required: false, is_be_tool: true, is_host_tool: false } };
