@@ -6,7 +6,7 @@ import { ChatRequestDto } from '../chat/dto/chat.dto';
 import { KbError, KbValidationError } from '../errors/kb-errors';
 import { ExecToolDto, StartSessionDto, StepDto } from './dto/widget-public.dto';
 import { maskPii } from './pii-mask';
-import { DEFAULT_SKILL, findSkill, isBackendTool, MAX_SESSION_STEPS, MAX_SNAPSHOT_BYTES, SESSION_STEPS_PER_MINUTE } from './widget-catalog';
+import { DEFAULT_SKILL, findSkill, OPEN_STATUSES, isBackendTool, MAX_SESSION_STEPS, MAX_SNAPSHOT_BYTES, SESSION_STEPS_PER_MINUTE } from './widget-catalog';
 import type { WidgetCaller } from './widget-key.guard';
 import { WidgetSessionRow, WidgetSessionsRepository } from './widget-sessions.repository';
 import { WidgetToolsService } from './widget-tools.service';
@@ -17,6 +17,7 @@ const OPEN_LIST_LIMIT = 50;
 
 const notFound = () => new KbError(404, 'not_found', 'Widget session not found.');
 const closed = () => new KbError(409, 'session_closed', 'This widget session is closed.');
+const notWaiting = () => new KbError(409, 'session_not_active', 'No tool call is waiting for a result in this session.');
 const sessionView = (s: WidgetSessionRow) => ({ id: s.id, status: s.status });
 
 /**
@@ -59,9 +60,14 @@ export class WidgetSessionsService {
       throw new KbValidationError({ message: ['The message field is required when no tool result is given.'] });
     }
     checkSnapshot(dto.snapshot);
+    if (dto.tool_result !== undefined) {
+      // Refused before the step is counted: a result nobody asked for is not a step.
+      const before = await this.visible(caller, id);
+      if ((OPEN_STATUSES as readonly string[]).includes(before.status) && before.status !== 'waiting_tool') throw notWaiting();
+    }
     let session = await this.advance(caller, id, dto.snapshot);
     if (dto.tool_result !== undefined) {
-      if (session.status !== 'waiting_tool' || !session.pending_tool) throw new KbError(409, 'session_not_active', 'No tool call is waiting for a result in this session.');
+      if (session.status !== 'waiting_tool' || !session.pending_tool) throw notWaiting();
       await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_result', tool: session.pending_tool.tool, args: maskPii(dto.tool_result), diagnostic: { source: 'host' } });
       session = await this.sessions.setStatus(session.id, 'active', null);
     }
