@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { Guardrails } from '@platform/guardrails';
 import { LlmUnavailableError } from '@platform/llm';
-import { DataSource } from 'typeorm';
+import { ChatLogWriter } from '../admin-insight/pii/chat-log-writer';
 import { KbError } from '../errors/kb-errors';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalFilters, RetrievalService, RetrievedChunk } from '../retrieval/retrieval.service';
@@ -64,7 +63,7 @@ export class ChatService {
     private readonly retrieval: RetrievalService,
     private readonly provider: AnswerProvider,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly chatLogs: ChatLogWriter,
   ) {}
 
   async answer(tenantId: string, userId: string | null, req: ChatRequestDto, onRetrieved?: (retrieved: RetrievedMeta) => void): Promise<ChatAnswer> {
@@ -76,7 +75,7 @@ export class ChatService {
 
     const screened = await this.guardrails.screenInput(req.question, { principalId: userId });
     if (screened.blocked) {
-      return this.log(tenantId, userId, req.question, this.refusal('blocked_by_guardrails', { filtersSelected, started, retrievalMs: 0, refusedEarly: true, rule: screened.rule_id }));
+      return this.log(tenantId, userId, req, this.refusal('blocked_by_guardrails', { filtersSelected, started, retrievalMs: 0, refusedEarly: true, rule: screened.rule_id }));
     }
 
     const retrievalStart = performance.now();
@@ -84,7 +83,7 @@ export class ChatService {
     const retrievalMs = performance.now() - retrievalStart;
     const grounded = found.primary.filter((c) => c.grounded);
     if (grounded.length === 0) {
-      return this.log(tenantId, userId, req.question, this.refusal('no_relevant_context', { filtersSelected, started, retrievalMs, refusedEarly: true, candidates: found.candidates }));
+      return this.log(tenantId, userId, req, this.refusal('no_relevant_context', { filtersSelected, started, retrievalMs, refusedEarly: true, candidates: found.candidates }));
     }
 
     const citationIndex = new Map<number, number>();
@@ -107,7 +106,7 @@ export class ChatService {
       if (text === NO_GROUNDED_ANSWER) {
         const refusal = this.refusal('llm_self_refusal', { filtersSelected, started, retrievalMs, refusedEarly: false });
         refusal.meta = { ...refusal.meta, provider: this.provider.name, model: llm.model, chunks_used: grounded.length };
-        return this.log(tenantId, userId, req.question, refusal);
+        return this.log(tenantId, userId, req, refusal);
       }
     } else {
       text = extractiveAnswer(req.question, grounded, citationIndex);
@@ -115,7 +114,7 @@ export class ChatService {
     const llmMs = performance.now() - llmStart;
     const output = await this.guardrails.handleOutput(text);
     const total = performance.now() - started;
-    return this.log(tenantId, userId, req.question, {
+    return this.log(tenantId, userId, req, {
       answer: output.text,
       citations,
       confidence: confidenceOf(grounded, citations.length),
@@ -176,11 +175,22 @@ export class ChatService {
     return [...byDoc.values()].sort((a, b) => index.get(a.document_id)! - index.get(b.document_id)!);
   }
 
-  private async log(tenantId: string, userId: string | null, question: string, a: ChatAnswer): Promise<ChatAnswer> {
-    await this.db.query(
-      `INSERT INTO kb_chat_logs (tenant_id, user_id, question, answer, citations, confidence, refusal_reason, provider, model, latency_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [tenantId, userId, question, a.answer, JSON.stringify(a.citations.map((c) => ({ document_id: c.document_id, chunks: c.chunks.map((x) => x.chunk_id) }))), a.confidence, a.refusal_reason, a.meta['provider'], a.meta['model'], a.meta['latency_ms']],
-    );
+  /** Logged with the tenant's PII strategy applied (ChatLogWriter); the caller still gets the answer as given. */
+  private async log(tenantId: string, userId: string | null, req: ChatRequestDto, a: ChatAnswer): Promise<ChatAnswer> {
+    const projects = req.filters?.project_keys?.length ? req.filters.project_keys : req.project_key ? [req.project_key] : [];
+    await this.chatLogs.write({
+      tenantId,
+      userId,
+      projectKey: projects.length === 1 ? projects[0] : null,
+      question: req.question,
+      answer: a.answer,
+      citations: a.citations.map((c) => ({ document_id: c.document_id, chunks: c.chunks.map((x) => x.chunk_id) })),
+      confidence: a.confidence,
+      refusalReason: a.refusal_reason,
+      provider: a.meta['provider'],
+      model: a.meta['model'],
+      latencyMs: a.meta['latency_ms'],
+    });
     return a;
   }
 }

@@ -1,0 +1,12 @@
+import { IsISO8601, IsOptional } from 'class-validator';
+
+/** POST /api/admin/insights/compute: the period, by default the last INSIGHT_DEFAULT_DAYS days. */
+export class ComputeInsightsDto {
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'The from field must be an ISO 8601 date.' })
+  from?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'The to field must be an ISO 8601 date.' })
+  to?: string;
+}

@@ -1,0 +1,15 @@
+import { IsIn, IsOptional } from 'class-validator';
+import { RangeQueryDto } from '../range-query.dto';
+import { KB_QUEUE_NAMES } from './failed-jobs.service';
+
+export class FailedJobsQueryDto extends RangeQueryDto {
+  @IsOptional()
+  @IsIn(KB_QUEUE_NAMES, { message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).` })
+  queue?: string;
+}
+
+export class FailedJobTargetDto {
+  @IsOptional()
+  @IsIn(KB_QUEUE_NAMES, { message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).` })
+  queue?: string;
+}
