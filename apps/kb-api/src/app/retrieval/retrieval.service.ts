@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
-import { contentTerms, orTsQuery, quoteLexeme } from './query-terms';
+import { contentTerms } from './query-terms';
+import { alternativesOf, synonymCache, termQuery } from './synonyms';
 import { TermStats } from './term-stats';
 
 export interface RetrievalFilters {
@@ -97,14 +98,17 @@ export class RetrievalService {
     const terms = contentTerms(question).slice(0, 32);
     const empty = { terms, primary: [], runner_up: [], candidates: 0 };
     if (terms.length === 0) return empty;
-    const stats = await this.termStats.of(tenantId, terms);
+    // A word with synonyms is searched, counted and scored as the OR of the word and its synonyms.
+    const alternatives = alternativesOf(terms, await synonymCache.setsOf(this.db, tenantId), filters.project_keys);
+    const stats = await this.termStats.of(tenantId, terms.map((t) => termQuery(t, alternatives.get(t))));
+    const headings = terms.map((t) => termQuery(t, alternatives.get(t), 'AB'));
     // Candidates are found by the distinctive terms; common ones only score (and stay cheap to match).
     const present = stats.filter((s) => s.df > 0);
     if (present.length === 0) return empty;
     const finders = present.filter((s) => !s.common);
     const find = finders.length ? finders : [...present].sort((a, b) => a.df - b.df).slice(0, 2);
     const totalWeight = stats.reduce((sum, s) => sum + s.idf, 0);
-    const params: unknown[] = [tenantId, orTsQuery(find.map((s) => s.term)), stats.map((s) => quoteLexeme(s.term)), stats.map((s) => `${quoteLexeme(s.term)}:AB`), stats.map((s) => s.idf)];
+    const params: unknown[] = [tenantId, find.map((s) => s.term).join(' | '), stats.map((s) => s.term), headings, stats.map((s) => s.idf)];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [`c.tenant_id = $1`, `d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`];
     const match = TEXT_SEARCH_CONFIGS.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', $2))`).join(' OR ');

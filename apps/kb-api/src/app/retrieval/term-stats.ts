@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
-import { quoteLexeme } from './query-terms';
 
 /** A term found in more than this share of a tenant's chunks says little about a chunk's topic. */
 export const COMMON_SHARE = 0.05;
@@ -10,6 +9,7 @@ const SHORT_TTL_MS = 10_000;
 const MAX_ENTRIES = 50_000;
 
 export interface TermStat {
+  /** The term as a to_tsquery operand: a quoted lexeme, or a parenthesised OR of it and its synonyms. */
   term: string;
   /** Chunks of the tenant containing the term (stemmed per language), counted up to the common limit. */
   df: number;
@@ -28,6 +28,7 @@ export class TermStats {
 
   constructor(private readonly db: DataSource) {}
 
+  /** Stats of to_tsquery operands (see termQuery), one per question term, in order. */
   async of(tenantId: string, terms: string[]): Promise<TermStat[]> {
     const total = await this.cached(`${tenantId}\0`, async () => {
       const [{ n }] = await this.db.query(`SELECT count(*)::int AS n FROM kb_chunks WHERE tenant_id = $1`, [tenantId]);
@@ -44,7 +45,7 @@ export class TermStats {
          SELECT q.i::int AS i,
                 sum((SELECT count(*) FROM (SELECT 1 FROM kb_chunks c WHERE c.tenant_id = $1 AND c.language = q.cfg AND c.tsv @@ q.tq LIMIT $3) s))::int AS df
            FROM q GROUP BY q.i`,
-        [tenantId, unknown.map(quoteLexeme), limit + 1],
+        [tenantId, unknown, limit + 1],
       );
       for (const r of rows) this.put(`${tenantId}\0${limit}\0${unknown[r.i - 1]}`, r.df, r.df === 0 ? SHORT_TTL_MS : TTL_MS);
     }

@@ -1,0 +1,27 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../admin/pagination';
+
+export const ANALYSIS_KINDS = ['coverage'] as const;
+const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+/** POST /api/admin/kb/analyses. */
+export class RunAnalysisDto {
+  @trimmed()
+  @IsString({ message: 'The project key field is required.' })
+  @IsNotEmpty({ message: 'The project key field is required.' })
+  @MaxLength(120, { message: 'The project key field must not be greater than 120 characters.' })
+  project_key!: string;
+
+  @IsOptional()
+  @IsIn(ANALYSIS_KINDS, { message: `The selected kind is invalid (one of ${ANALYSIS_KINDS.join(', ')}).` })
+  kind?: (typeof ANALYSIS_KINDS)[number];
+}
+
+export class ListAnalysesQueryDto extends PageQueryDto {
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The project field must be a string.' })
+  @MaxLength(120, { message: 'The project field must not be greater than 120 characters.' })
+  project?: string;
+}

@@ -1,0 +1,118 @@
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { PageQueryDto } from '../../admin/pagination';
+
+const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export class CreateCollectionDto {
+  @trimmed()
+  @IsString({ message: 'The name field is required.' })
+  @IsNotEmpty({ message: 'The name field is required.' })
+  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  name!: string;
+
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The slug field must be a string.' })
+  @MaxLength(100, { message: 'The slug field must not be greater than 100 characters.' })
+  @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
+  slug?: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString({ message: 'The description field must be a string.' })
+  @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
+  description?: string | null;
+
+  @IsOptional()
+  @IsObject({ message: 'The criteria field must be an object.' })
+  criteria?: Record<string, unknown>;
+}
+
+export class UpdateCollectionDto {
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The name field must be a string.' })
+  @IsNotEmpty({ message: 'The name field must not be empty.' })
+  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  name?: string;
+
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The slug field must be a string.' })
+  @MaxLength(100, { message: 'The slug field must not be greater than 100 characters.' })
+  @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
+  slug?: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString({ message: 'The description field must be a string.' })
+  @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
+  description?: string | null;
+
+  @IsOptional()
+  @IsObject({ message: 'The criteria field must be an object.' })
+  criteria?: Record<string, unknown>;
+}
+
+const ids = (field: string) => [
+  IsArray({ message: `The ${field} field must be an array.` }),
+  ArrayMaxSize(1000, { message: `The ${field} field must not have more than 1000 items.` }),
+  IsInt({ each: true, message: `Each ${field} entry must be a document id.` }),
+  Min(1, { each: true, message: `Each ${field} entry must be a document id.` }),
+];
+const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+
+/** POST /api/admin/kb/collections/{id}/documents. */
+export class CollectionMembersDto {
+  @IsOptional() @apply(ids('add')) add?: number[];
+  @IsOptional() @apply(ids('remove')) remove?: number[];
+}
+
+export class RenameTagDto {
+  @trimmed()
+  @IsString({ message: 'The name field is required.' })
+  @IsNotEmpty({ message: 'The name field is required.' })
+  @MaxLength(100, { message: 'The name field must not be greater than 100 characters.' })
+  name!: string;
+}
+
+export class ListSynonymsQueryDto extends PageQueryDto {
+  @IsOptional()
+  @trimmed()
+  @IsString({ message: 'The project field must be a string.' })
+  @MaxLength(120, { message: 'The project field must not be greater than 120 characters.' })
+  project?: string;
+}
+
+/** POST and PUT /api/admin/kb/synonyms: the set's words or phrases, optionally for one project. */
+export class SynonymSetDto {
+  @IsArray({ message: 'The terms field must be an array.' })
+  @ArrayMinSize(2, { message: 'The terms field must have at least 2 items.' })
+  @ArrayMaxSize(50, { message: 'The terms field must not have more than 50 items.' })
+  @IsString({ each: true, message: 'Each term must be a string.' })
+  @MaxLength(64, { each: true, message: 'Each term must not be greater than 64 characters.' })
+  terms!: string[];
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @trimmed()
+  @IsString({ message: 'The project key field must be a string.' })
+  @IsNotEmpty({ message: 'The project key field must not be empty.' })
+  @MaxLength(120, { message: 'The project key field must not be greater than 120 characters.' })
+  project_key?: string | null;
+}

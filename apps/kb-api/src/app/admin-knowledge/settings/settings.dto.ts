@@ -1,0 +1,69 @@
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+
+const int = (field: string, min: number, max: number) => [
+  IsInt({ message: `The ${field} field must be an integer.` }),
+  Min(min, { message: `The ${field} field must be at least ${min}.` }),
+  Max(max, { message: `The ${field} field must not be greater than ${max}.` }),
+];
+const bool = (field: string) => IsBoolean({ message: `The ${field} field must be true or false.` });
+const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+const lowerTrimmed = () => Transform(({ value }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value));
+
+/** PUT /api/admin/kb/analysis-settings: every key optional (absent = default), unknown keys refused. */
+export class AnalysisSettingsDto {
+  @IsOptional() @apply(int('low confidence threshold', 0, 100)) low_confidence_threshold?: number;
+  @IsOptional() @apply(int('stale after days', 1, 3650)) stale_after_days?: number;
+  @IsOptional() @apply(int('stuck ingest minutes', 1, 10_080)) stuck_ingest_minutes?: number;
+  @IsOptional() @apply(int('top terms', 1, 100)) top_terms?: number;
+}
+
+/** PUT /api/admin/kb/autowiki-settings. */
+export class AutowikiSettingsDto {
+  @IsOptional() @bool('enabled') enabled?: boolean;
+  @IsOptional() @apply(int('min document frequency', 1, 10_000)) min_document_frequency?: number;
+  @IsOptional() @apply(int('max document share', 1, 100)) max_document_share?: number;
+  @IsOptional() @apply(int('max concepts', 1, 1000)) max_concepts?: number;
+  @IsOptional() @bool('include headings') include_headings?: boolean;
+  @IsOptional() @bool('include terms') include_terms?: boolean;
+
+  @IsOptional()
+  @lowerTrimmed()
+  @IsArray({ message: 'The exclude terms field must be an array.' })
+  @ArrayMaxSize(500, { message: 'The exclude terms field must not have more than 500 items.' })
+  @IsString({ each: true, message: 'Each exclude term must be a string.' })
+  @MinLength(1, { each: true, message: 'Each exclude term must not be empty.' })
+  @MaxLength(100, { each: true, message: 'Each exclude term must not be greater than 100 characters.' })
+  exclude_terms?: string[];
+}
+
+export class EvidenceTierDto {
+  @IsOptional()
+  @IsString({ message: 'The source type field must be a string.' })
+  @Matches(/^[a-z0-9_-]{1,32}$/, { message: 'The source type field must be a source type such as markdown, text, html, pdf or docx.' })
+  source_type?: string;
+
+  @IsOptional()
+  @IsString({ message: 'The path prefix field must be a string.' })
+  @Matches(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[^\\]{1,255}$/, { message: 'The path prefix field must be a relative folder path.' })
+  path_prefix?: string;
+
+  @apply(int('rank', 0, 100)) rank!: number;
+
+  @IsOptional()
+  @IsString({ message: 'The label field must be a string.' })
+  @MaxLength(64, { message: 'The label field must not be greater than 64 characters.' })
+  label?: string;
+}
+
+/** PUT /api/admin/kb/evidence-tiers: the whole tier map. */
+export class EvidenceTiersDto {
+  @IsOptional() @apply(int('default rank', 0, 100)) default_rank?: number;
+
+  @IsOptional()
+  @IsArray({ message: 'The tiers field must be an array.' })
+  @ArrayMaxSize(200, { message: 'The tiers field must not have more than 200 items.' })
+  @ValidateNested({ each: true })
+  @Type(() => EvidenceTierDto)
+  tiers?: EvidenceTierDto[];
+}
