@@ -111,6 +111,8 @@ describe('kb-api public widget API', () => {
     expect(r.body.citations.map((c: { source_path: string }) => c.source_path)).toEqual(['policies/refunds.md']);
     expect(r.body.confidence).toBeGreaterThan(0);
     expect(r.body.meta).toHaveProperty('latency_ms');
+    expect(r.headers.get('x-ai-disclosure')).toMatch(/AI/);
+    expect(r.headers.get('access-control-expose-headers')).toContain('X-AI-Disclosure');
 
     // Another project's document is never used, whatever the question.
     const step = await browser('POST', `/api/widget/sessions/${r.body.session.id}/step`, { snapshot, message: 'How long does international delivery take?' });

@@ -43,6 +43,7 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
     '.panel[hidden] { display: none; }',
     'header { display: flex; align-items: center; justify-content: space-between; padding: 10px 14px; background: var(--kb-accent); color: #fff; }',
     'h2 { margin: 0; font-size: 15px; font-weight: 600; }',
+    '.note { margin: 0; padding: 6px 14px; font-size: 12px; color: #4b5563; border-bottom: 1px solid #e5e7eb; }',
     '.close { background: transparent; border: none; color: #fff; font-size: 20px; cursor: pointer; line-height: 1; }',
     '.log { flex: 1; overflow-y: auto; padding: 12px 14px; display: flex; flex-direction: column; gap: 10px; }',
     '.msg { padding: 8px 10px; border-radius: 10px; max-width: 90%; white-space: pre-wrap; word-wrap: break-word; }',
@@ -103,6 +104,7 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
   var header = el('header');
   var title = el('h2', { id: 'kb-title' }, 'Ask our docs');
   var close = el('button', { type: 'button', class: 'close', 'aria-label': 'Close the help assistant' }, '\u00d7');
+  var note = el('p', { class: 'note' }, 'Answers are written by AI from the documentation: check the sources.');
   var log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation' });
   var error = el('div', { class: 'error', role: 'alert' });
   var form = el('form', { 'aria-label': 'Ask a question' });
@@ -115,6 +117,7 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
   form.appendChild(input);
   form.appendChild(send);
   panel.appendChild(header);
+  panel.appendChild(note);
   panel.appendChild(log);
   panel.appendChild(error);
   panel.appendChild(form);

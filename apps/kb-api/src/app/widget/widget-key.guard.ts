@@ -124,7 +124,7 @@ export class WidgetKeyGuard implements CanActivate {
     res.setHeader('Vary', 'Origin');
     if (!origin || !key.allowed_origins.includes(origin)) return;
     res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-AI-Disclosure');
   }
 
   /** A fixed one-minute window in Redis (shared by every replica); over the limit → 429 with Retry-After. */

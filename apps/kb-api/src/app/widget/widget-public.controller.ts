@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { Public } from '../auth/gates';
+import { AI_DISCLOSURE } from '../chat/chat.controller';
 import { ExecToolDto, SessionTokenDto, SetupQueryDto, StartSessionDto, StepDto, UserTokenDto } from './dto/widget-public.dto';
 import { SessionIdPipe } from './session-id.pipe';
 import { WidgetAccessService } from './widget-access.service';
@@ -38,6 +39,7 @@ export class WidgetPublicController {
 
   @Post('sessions/start')
   @HttpCode(200)
+  @Header('X-AI-Disclosure', AI_DISCLOSURE)
   start(@Body() body: StartSessionDto, @Req() req: WidgetRequest) {
     return this.sessions.start(req.widget!, body);
   }
@@ -49,6 +51,7 @@ export class WidgetPublicController {
 
   @Post('sessions/:id/step')
   @HttpCode(200)
+  @Header('X-AI-Disclosure', AI_DISCLOSURE)
   step(@Param('id', sessionId) id: string, @Body() body: StepDto, @Req() req: WidgetRequest) {
     return this.sessions.step(req.widget!, id, body);
   }

@@ -10,6 +10,7 @@ import { WidgetKeysService } from './widget-keys.service';
 import { WidgetPreflightMiddleware } from './widget-preflight.middleware';
 import { WidgetPublicController } from './widget-public.controller';
 import { WidgetSessionsAdminController } from './widget-sessions-admin.controller';
+import { WidgetSessionsAdminService } from './widget-sessions-admin.service';
 import { WidgetSessionsRepository } from './widget-sessions.repository';
 import { WidgetSessionsService } from './widget-sessions.service';
 import { WidgetTokensService } from './widget-tokens.service';
@@ -24,6 +25,7 @@ import { WidgetToolsService } from './widget-tools.service';
     WidgetKeysService,
     WidgetSessionsRepository,
     WidgetSessionsService,
+    WidgetSessionsAdminService,
     WidgetTokensService,
     WidgetToolsService,
     WidgetAccessService,
