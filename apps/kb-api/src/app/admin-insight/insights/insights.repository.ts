@@ -73,7 +73,7 @@ export class InsightsRepository {
         `SELECT d.id AS document_id, d.title, d.project_key,
                 count(*) FILTER (WHERE f.signal = 'should_have_cited')::int AS helpful, count(*) FILTER (WHERE f.signal = 'not_relevant')::int AS unhelpful
            FROM kb_chunk_feedback f JOIN kb_documents d ON d.id = f.document_id AND d.tenant_id = f.tenant_id
-          WHERE f.tenant_id = $1 AND f.updated_at >= $2 AND f.updated_at <= $3 GROUP BY d.id ORDER BY helpful + unhelpful DESC, d.id LIMIT ${TOP}`,
+          WHERE f.tenant_id = $1 AND f.updated_at >= $2 AND f.updated_at <= $3 GROUP BY d.id ORDER BY count(*) DESC, d.id LIMIT ${TOP}`,
         args,
       ),
     ]);
