@@ -80,7 +80,8 @@ describe('kb-api embeddable widget in Chromium', () => {
 
   it('answers a question with numbered citations on an allowed page, isolated from the host CSS', async () => {
     const page = await openWidget(allowed.origin);
-    expect(await page.getByRole('dialog', { name: 'Shop help' }).isVisible()).toBe(true);
+    // The key's theme (title, accent) arrives with setup.
+    await page.getByRole('dialog', { name: 'Shop help' }).waitFor();
     await ask(page, 'How many days do customers have to request a refund?');
     const answer = page.locator('.msg.bot').first();
     await answer.waitFor();
@@ -92,9 +93,9 @@ describe('kb-api embeddable widget in Chromium', () => {
     expect(await sources.first().isVisible()).toBe(true);
     // The host's `button { background: red }` does not reach into the Shadow DOM.
     const send = page.getByRole('button', { name: 'Send' });
-    expect(await send.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(await send.evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)');
     expect(await page.locator('[role="log"]').getAttribute('aria-live')).toBe('polite');
-    expect(await page.getByLabel('Your question').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    expect(await page.getByLabel('Your question').evaluate((el) => el === (el.getRootNode() as unknown as { activeElement: unknown }).activeElement)).toBe(true);
     await page.screenshot({ path: screenshotPath('answer') });
 
     const [session] = await db.query(`SELECT origin, status FROM kb_widget_sessions ORDER BY created_at DESC LIMIT 1`);
@@ -110,7 +111,7 @@ describe('kb-api embeddable widget in Chromium', () => {
     expect(await answer.textContent()).toContain('Gift card <img src=x onerror=window.__pwned=1>');
     expect(await answer.locator('img, b').count()).toBe(0);
     await answer.getByText('here', { exact: false }).first().click();
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     await page.close();
   });
 
@@ -129,10 +130,7 @@ describe('kb-api embeddable widget in Chromium', () => {
     const alert = page.getByRole('alert');
     await alert.filter({ hasText: /could not be reached/ }).waitFor();
     await ask(page, 'How many days do customers have to request a refund?');
-    await page.waitForFunction(() => {
-      const host = document.getElementById('kb-widget-host');
-      return host?.shadowRoot?.querySelector('.send:not([disabled])') !== null;
-    });
+    await page.locator('.send:not([disabled])').waitFor();
     expect(await alert.textContent()).toMatch(/could not be reached/);
     expect(await page.locator('.msg.bot, .msg.refusal').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('refused-origin') });
