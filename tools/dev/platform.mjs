@@ -39,7 +39,14 @@ export function launchPlatform(ctx, { logDir, onExit = () => undefined }) {
     child.on('exit', (code, signal) => {
       if (!stopping) onExit(label, code ?? signal);
     });
-    children.push({ label, child });
+    const entry = children.find((c) => c.label === label);
+    if (entry) Object.assign(entry, { child });
+    else children.push({ label, child, file, env });
+  };
+  const entryOf = (label) => {
+    const entry = children.find((c) => c.label === label);
+    if (!entry) throw new Error(`no process ${label}`);
+    return entry;
   };
   for (const svc of SERVICES) {
     launch(svc.name, dist(svc.name, 'main.js'), serviceEnv(svc, ctx));
@@ -57,6 +64,20 @@ export function launchPlatform(ctx, { logDir, onExit = () => undefined }) {
     gatewayUrl,
     children,
     probes,
+    /** Ends one process with `signal` (SIGKILL: a crash) and resolves when it is gone. */
+    kill(label, signal = 'SIGTERM') {
+      const { child } = entryOf(label);
+      return new Promise((resolve) => {
+        if (hasExited(child)) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      });
+    },
+    /** Starts a process again with the same program and environment (after kill()). */
+    relaunch(label) {
+      const { file, env } = entryOf(label);
+      launch(label, file, env);
+    },
     async stop() {
       stopping = true;
       await Promise.all(

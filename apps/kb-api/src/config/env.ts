@@ -81,6 +81,12 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Max(600_000)
   KB_WORKER_LOCK_MS: number = 30_000;
 
+  /** Ingest jobs one worker process runs at once (extraction runs on a thread, indexing in Postgres). */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  KB_WORKER_CONCURRENCY: number = 4;
+
   /** Answering provider: `none` (extractive answer, no tokens), `openai` (an OpenAI-compatible endpoint) or `anthropic` (the Messages API). */
   @IsIn(['none', 'openai', 'anthropic'])
   KB_CHAT_PROVIDER: 'none' | 'openai' | 'anthropic' = 'none';

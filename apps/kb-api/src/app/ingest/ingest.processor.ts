@@ -7,10 +7,10 @@ import { IndexerService } from './indexer.service';
 import type { IngestJobData } from './ingest.service';
 import { KbApiEnv } from '../../config/env';
 
-/** Read when the worker module loads: the processor's lock and stalled-job check follow KB_WORKER_LOCK_MS. */
+/** Read when the worker module loads: concurrency, and the lock and stalled-job check (KB_WORKER_LOCK_MS). */
 function workerOptions() {
-  const lockDuration = loadEnv(KbApiEnv).KB_WORKER_LOCK_MS;
-  return { concurrency: 4, lockDuration, stalledInterval: lockDuration };
+  const env = loadEnv(KbApiEnv);
+  return { concurrency: env.KB_WORKER_CONCURRENCY, lockDuration: env.KB_WORKER_LOCK_MS, stalledInterval: env.KB_WORKER_LOCK_MS };
 }
 
 /** Runs IngestDocumentJob in the kb worker; retries with backoff, the last failure marks the document. */
