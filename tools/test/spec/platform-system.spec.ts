@@ -11,7 +11,6 @@ jest.setTimeout(300_000);
 
 describe('the platform through its gateway', () => {
   let p: SystemPlatform;
-  let gw: string;
   const json = (...args: Parameters<SystemPlatform['json']>) => p.json(...args);
   const form = (...args: Parameters<SystemPlatform['form']>) => p.form(...args);
   const clientToken = (...args: Parameters<SystemPlatform['clientToken']>) => p.clientToken(...args);
@@ -20,7 +19,6 @@ describe('the platform through its gateway', () => {
   beforeAll(async () => {
     // A short JWKS lifetime lets a forced rotation complete within the test.
     p = await startSystemPlatform({ offset: 200, env: { IAM_JWKS_MAX_AGE_SEC: '1' } });
-    gw = p.gw;
   });
 
   afterAll(async () => {
