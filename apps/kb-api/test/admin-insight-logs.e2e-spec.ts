@@ -287,7 +287,7 @@ describe('kb-api admin insight: PII strategy, logs and compliance reports', () =
       expect(lines.find((l) => l.startsWith('kb_chat_logs,'))).toMatch(/^kb_chat_logs,created_at,0,2,/);
       const json = await raw(who.admin, `/api/admin/compliance/reports/${r.body.data.id}/download`);
       expect(json.headers.get('content-disposition')).toBe(`attachment; filename="compliance-retention-${r.body.data.id}.json"`);
-      expect((await json.json()).content.rows.length).toBe(report.content.rows.length);
+      expect(((await json.json()) as { content: { rows: unknown[] } }).content.rows.length).toBe(report.content.rows.length);
 
       expect((await as(who.otherAdmin, 'GET', `/api/admin/compliance/reports/${r.body.data.id}`)).status).toBe(404);
       expect((await as(who.otherAdmin, 'DELETE', `/api/admin/compliance/reports/${r.body.data.id}`)).status).toBe(404);
