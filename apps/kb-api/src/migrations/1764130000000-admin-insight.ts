@@ -19,9 +19,15 @@ export class KbAdminInsight1764130000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
 
-    await q.query(`ALTER TABLE kb_chat_logs ADD COLUMN project_key text, ADD COLUMN pii_hits jsonb NOT NULL DEFAULT '{}'::jsonb`);
-    await q.query('CREATE INDEX kb_chat_logs_tenant_created_idx ON kb_chat_logs (tenant_id, created_at)');
-    await q.query('CREATE INDEX kb_chat_logs_tenant_user_idx ON kb_chat_logs (tenant_id, user_id, id DESC)');
+    await q.query(
+      `ALTER TABLE kb_chat_logs ADD COLUMN project_key text, ADD COLUMN pii_hits jsonb NOT NULL DEFAULT '{}'::jsonb`,
+    );
+    await q.query(
+      'CREATE INDEX kb_chat_logs_tenant_created_idx ON kb_chat_logs (tenant_id, created_at)',
+    );
+    await q.query(
+      'CREATE INDEX kb_chat_logs_tenant_user_idx ON kb_chat_logs (tenant_id, user_id, id DESC)',
+    );
 
     await q.query(`
       CREATE TABLE kb_pii_tokens (
@@ -48,8 +54,12 @@ export class KbAdminInsight1764130000000 implements MigrationInterface {
         user_id bigint,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query('CREATE INDEX kb_application_logs_tenant_idx ON kb_application_logs (tenant_id, id DESC)');
-    await q.query('CREATE INDEX kb_application_logs_created_idx ON kb_application_logs (created_at)');
+    await q.query(
+      'CREATE INDEX kb_application_logs_tenant_idx ON kb_application_logs (tenant_id, id DESC)',
+    );
+    await q.query(
+      'CREATE INDEX kb_application_logs_created_idx ON kb_application_logs (created_at)',
+    );
 
     await q.query(`
       CREATE TABLE kb_activity_logs (
@@ -65,8 +75,12 @@ export class KbAdminInsight1764130000000 implements MigrationInterface {
         request_id text,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query('CREATE INDEX kb_activity_logs_tenant_idx ON kb_activity_logs (tenant_id, id DESC)');
-    await q.query('CREATE INDEX kb_activity_logs_actor_idx ON kb_activity_logs (tenant_id, actor_user_id, id DESC)');
+    await q.query(
+      'CREATE INDEX kb_activity_logs_tenant_idx ON kb_activity_logs (tenant_id, id DESC)',
+    );
+    await q.query(
+      'CREATE INDEX kb_activity_logs_actor_idx ON kb_activity_logs (tenant_id, actor_user_id, id DESC)',
+    );
     await q.query('CREATE INDEX kb_activity_logs_created_idx ON kb_activity_logs (created_at)');
 
     await q.query(`
@@ -79,7 +93,9 @@ export class KbAdminInsight1764130000000 implements MigrationInterface {
         computed_by bigint,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query('CREATE INDEX kb_insight_snapshots_tenant_idx ON kb_insight_snapshots (tenant_id, id DESC)');
+    await q.query(
+      'CREATE INDEX kb_insight_snapshots_tenant_idx ON kb_insight_snapshots (tenant_id, id DESC)',
+    );
 
     await q.query(`
       CREATE TABLE kb_compliance_reports (
@@ -92,11 +108,21 @@ export class KbAdminInsight1764130000000 implements MigrationInterface {
         created_by bigint,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query('CREATE INDEX kb_compliance_reports_tenant_idx ON kb_compliance_reports (tenant_id, id DESC)');
+    await q.query(
+      'CREATE INDEX kb_compliance_reports_tenant_idx ON kb_compliance_reports (tenant_id, id DESC)',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['kb_compliance_reports', 'kb_insight_snapshots', 'kb_activity_logs', 'kb_application_logs', 'kb_pii_tokens', 'kb_pii_strategies']) await q.query(`DROP TABLE ${t}`);
+    for (const t of [
+      'kb_compliance_reports',
+      'kb_insight_snapshots',
+      'kb_activity_logs',
+      'kb_application_logs',
+      'kb_pii_tokens',
+      'kb_pii_strategies',
+    ])
+      await q.query(`DROP TABLE ${t}`);
     await q.query('DROP INDEX kb_chat_logs_tenant_user_idx');
     await q.query('DROP INDEX kb_chat_logs_tenant_created_idx');
     await q.query('ALTER TABLE kb_chat_logs DROP COLUMN pii_hits, DROP COLUMN project_key');

@@ -29,7 +29,14 @@ import { PiiStrategyService } from './pii/pii-strategy.service';
  */
 @Module({
   imports: [PiiRedactionModule, BullModule.registerQueue({ name: QUEUES.kbIngest })],
-  controllers: [PiiStrategyController, ChatLogsController, EventLogsController, FailedJobsController, InsightsController, ComplianceController],
+  controllers: [
+    PiiStrategyController,
+    ChatLogsController,
+    EventLogsController,
+    FailedJobsController,
+    InsightsController,
+    ComplianceController,
+  ],
   providers: [
     PiiStrategyService,
     ChatLogsRepository,

@@ -11,7 +11,8 @@ export const queryBoolean = () =>
   });
 
 /** A user id filter (`?user=` / `?actor=`): a row id, checked before it reaches a bigint cast. */
-export const IsUserId = (field: string) => Matches(/^[1-9][0-9]{0,17}$/, { message: `The ${field} field must be a user id.` });
+export const IsUserId = (field: string) =>
+  Matches(/^[1-9][0-9]{0,17}$/, { message: `The ${field} field must be a user id.` });
 
 /** `?page=&per_page=&search=&from=&to=` of the log lists; from/to are ISO 8601 instants, both inclusive. */
 export class RangeQueryDto extends PageQueryDto {

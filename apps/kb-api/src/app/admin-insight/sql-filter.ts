@@ -49,14 +49,29 @@ export class SqlFilter {
 }
 
 /** One page of `SELECT <columns> FROM <from> WHERE <filter> ORDER BY <order>` and its total. */
-export async function pageQuery<T>(db: DataSource, q: { columns: string; from: string; filter: SqlFilter; order: string; window: PageWindow; map: (row: Record<string, unknown>) => T }): Promise<Page<T>> {
+export async function pageQuery<T>(
+  db: DataSource,
+  q: {
+    columns: string;
+    from: string;
+    filter: SqlFilter;
+    order: string;
+    window: PageWindow;
+    map: (row: Record<string, unknown>) => T;
+  },
+): Promise<Page<T>> {
   const { columns, from, filter, order, window } = q;
   const [rows, [{ total }]] = await Promise.all([
-    db.query(`SELECT ${columns} FROM ${from} WHERE ${filter.sql} ORDER BY ${order} LIMIT ${filter.next()} OFFSET ${filter.next(1)}`, [...filter.params, window.perPage, window.offset]),
+    db.query(
+      `SELECT ${columns} FROM ${from} WHERE ${filter.sql} ORDER BY ${order} LIMIT ${filter.next()} OFFSET ${filter.next(1)}`,
+      [...filter.params, window.perPage, window.offset],
+    ),
     db.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${filter.sql}`, filter.params),
   ]);
   return toPage((rows as Record<string, unknown>[]).map(q.map), total, window);
 }
 
-export const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
-export const idText = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+export const iso = (v: unknown): string | null =>
+  v === null || v === undefined ? null : new Date(v as string).toISOString();
+export const idText = (v: unknown): string | null =>
+  v === null || v === undefined ? null : String(v);

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { RequireRole } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
@@ -29,7 +40,12 @@ export class ComplianceController {
   }
 
   @Get(':id/download')
-  async download(@Param('id') id: string, @Query() q: DownloadQueryDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
+  async download(
+    @Param('id') id: string,
+    @Query() q: DownloadQueryDto,
+    @Req() req: KbRequest,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const file = await this.reports.download(req.kbPrincipal!.tenantId, id, q.format ?? 'json');
     res.setHeader('content-type', file.contentType);
     res.setHeader('content-disposition', `attachment; filename="${file.filename}"`);

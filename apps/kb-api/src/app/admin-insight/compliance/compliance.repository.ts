@@ -34,26 +34,54 @@ const meta = (r: Record<string, unknown>): ReportMeta => ({
 export class ComplianceRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(tenantId: string, kind: ReportKind, params: Record<string, unknown>, content: ReportContent, userId: string | null): Promise<ReportMeta> {
+  async insert(
+    tenantId: string,
+    kind: ReportKind,
+    params: Record<string, unknown>,
+    content: ReportContent,
+    userId: string | null,
+  ): Promise<ReportMeta> {
     const [row] = await this.db.query(
       `INSERT INTO kb_compliance_reports (tenant_id, kind, params, content, row_count, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${META}`,
-      [tenantId, kind, JSON.stringify(params), JSON.stringify(content), content.rows.length, userId],
+      [
+        tenantId,
+        kind,
+        JSON.stringify(params),
+        JSON.stringify(content),
+        content.rows.length,
+        userId,
+      ],
     );
     return meta(row);
   }
 
   list(tenantId: string, q: ReportListQueryDto, window: PageWindow): Promise<Page<ReportMeta>> {
-    const filter = new SqlFilter('tenant_id', tenantId).add('kind = ?', q.kind).range('created_at', q.from, q.to);
-    return pageQuery(this.db, { columns: META, from: 'kb_compliance_reports', filter, order: 'id DESC', window, map: meta });
+    const filter = new SqlFilter('tenant_id', tenantId)
+      .add('kind = ?', q.kind)
+      .range('created_at', q.from, q.to);
+    return pageQuery(this.db, {
+      columns: META,
+      from: 'kb_compliance_reports',
+      filter,
+      order: 'id DESC',
+      window,
+      map: meta,
+    });
   }
 
   async find(tenantId: string, id: string): Promise<Report | null> {
-    const [row] = await this.db.query(`SELECT ${META}, content FROM kb_compliance_reports WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const [row] = await this.db.query(
+      `SELECT ${META}, content FROM kb_compliance_reports WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return row ? { ...meta(row), content: row.content } : null;
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
-    const [, affected] = await this.db.query('DELETE FROM kb_compliance_reports WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const [, affected] = await this.db.query(
+      'DELETE FROM kb_compliance_reports WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return affected > 0;
   }
 }

@@ -19,7 +19,10 @@ export class ComplianceService {
   ) {}
 
   async generate(p: KbPrincipal, body: CreateReportDto): Promise<ReportMeta> {
-    if (body.retention_days !== undefined && body.kind !== 'retention') throw new KbValidationError({ retention_days: ['The retention days field is only for the retention report.'] });
+    if (body.retention_days !== undefined && body.kind !== 'retention')
+      throw new KbValidationError({
+        retention_days: ['The retention days field is only for the retention report.'],
+      });
     let content: ReportContent;
     let params: Record<string, unknown> = {};
     if (body.kind === 'data-inventory') content = await this.builders.dataInventory(p.tenantId);
@@ -29,7 +32,13 @@ export class ComplianceService {
       params = { retention_days: days };
       content = await this.builders.retention(p.tenantId, days);
     }
-    return this.reports.insert(p.tenantId, body.kind, params, { ...content, columns: columnsOf(content.rows) }, p.userId);
+    return this.reports.insert(
+      p.tenantId,
+      body.kind,
+      params,
+      { ...content, columns: columnsOf(content.rows) },
+      p.userId,
+    );
   }
 
   list(tenantId: string, q: ReportListQueryDto): Promise<Page<ReportMeta>> {
@@ -42,11 +51,24 @@ export class ComplianceService {
     return report;
   }
 
-  async download(tenantId: string, id: string, format: 'json' | 'csv'): Promise<{ filename: string; contentType: string; body: string }> {
+  async download(
+    tenantId: string,
+    id: string,
+    format: 'json' | 'csv',
+  ): Promise<{ filename: string; contentType: string; body: string }> {
     const report = await this.show(tenantId, id);
     const base = `compliance-${report.kind}-${report.id}`;
-    if (format === 'csv') return { filename: `${base}.csv`, contentType: 'text/csv; charset=utf-8', body: toCsv(report.content.rows, report.content.columns) };
-    return { filename: `${base}.json`, contentType: 'application/json; charset=utf-8', body: JSON.stringify(report, null, 2) };
+    if (format === 'csv')
+      return {
+        filename: `${base}.csv`,
+        contentType: 'text/csv; charset=utf-8',
+        body: toCsv(report.content.rows, report.content.columns),
+      };
+    return {
+      filename: `${base}.json`,
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(report, null, 2),
+    };
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
@@ -59,8 +81,18 @@ function retentionDays(given: Record<string, unknown>): Record<string, number> {
   const errors: Record<string, string[]> = {};
   const days: Record<string, number> = {};
   for (const [table, value] of Object.entries(given)) {
-    if (!RETENTION_DEFAULTS[table]) errors[`retention_days.${table}`] = [`Unknown table ${table} (one of ${Object.keys(RETENTION_DEFAULTS).join(', ')}).`];
-    else if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_RETENTION_DAYS) errors[`retention_days.${table}`] = [`The days must be an integer between 0 and ${MAX_RETENTION_DAYS}.`];
+    if (!RETENTION_DEFAULTS[table])
+      errors[`retention_days.${table}`] = [
+        `Unknown table ${table} (one of ${Object.keys(RETENTION_DEFAULTS).join(', ')}).`,
+      ];
+    else if (
+      !Number.isInteger(value) ||
+      (value as number) < 0 ||
+      (value as number) > MAX_RETENTION_DAYS
+    )
+      errors[`retention_days.${table}`] = [
+        `The days must be an integer between 0 and ${MAX_RETENTION_DAYS}.`,
+      ];
     else days[table] = value as number;
   }
   if (Object.keys(errors).length) throw new KbValidationError(errors);

@@ -1,7 +1,10 @@
 /** A cell as text: arrays joined with "; ", objects as JSON, nothing as empty. */
 function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))).join('; ');
+  if (Array.isArray(v))
+    return v
+      .map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)))
+      .join('; ');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
@@ -21,7 +24,10 @@ export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>): string[
 }
 
 /** Rows to CSV under the given header (by default the union of their keys). */
-export function toCsv(rows: ReadonlyArray<Record<string, unknown>>, columns = columnsOf(rows)): string {
+export function toCsv(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  columns = columnsOf(rows),
+): string {
   const lines = [columns.map(csvCell).join(',')];
   for (const r of rows) lines.push(columns.map((c) => csvCell(r[c])).join(','));
   return lines.join('\r\n') + '\r\n';

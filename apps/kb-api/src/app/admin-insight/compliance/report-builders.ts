@@ -72,17 +72,41 @@ export class ReportBuilders {
         `SELECT count(*)::int AS total, ${personal.map((c, i) => `count(${quoted(c)})::int AS c${i}`).join(', ')} FROM ${quoted(table)} WHERE tenant_id = $1`,
         [tenantId],
       );
-      personal.forEach((column, i) => rows.push({ section: 'table', table, column, category: PERSONAL_COLUMNS[column] ?? 'identity', rows_with_value: counts[`c${i}`], table_rows: counts.total }));
+      personal.forEach((column, i) =>
+        rows.push({
+          section: 'table',
+          table,
+          column,
+          category: PERSONAL_COLUMNS[column] ?? 'identity',
+          rows_with_value: counts[`c${i}`],
+          table_rows: counts.total,
+        }),
+      );
     }
     const detectors: Array<{ detector: string; hits: number; logs: number }> = await this.db.query(
       `SELECT h.key AS detector, sum(h.value::int)::int AS hits, count(*)::int AS logs
          FROM kb_chat_logs l CROSS JOIN LATERAL jsonb_each_text(l.pii_hits) h WHERE l.tenant_id = $1 GROUP BY h.key ORDER BY h.key`,
       [tenantId],
     );
-    for (const d of detectors) rows.push({ section: 'chat_log_pii', table: 'kb_chat_logs', detector: d.detector, hits: d.hits, logs_with_hits: d.logs });
-    const [{ tokens }] = await this.db.query('SELECT count(*)::int AS tokens FROM kb_pii_tokens WHERE tenant_id = $1', [tenantId]);
+    for (const d of detectors)
+      rows.push({
+        section: 'chat_log_pii',
+        table: 'kb_chat_logs',
+        detector: d.detector,
+        hits: d.hits,
+        logs_with_hits: d.logs,
+      });
+    const [{ tokens }] = await this.db.query(
+      'SELECT count(*)::int AS tokens FROM kb_pii_tokens WHERE tenant_id = $1',
+      [tenantId],
+    );
     return {
-      summary: { tables_scanned: tables.length, tables_with_personal_data: tablesWithPersonalData, chat_log_pii_hits: detectors.reduce((s, d) => s + d.hits, 0), tokenized_values_stored: tokens },
+      summary: {
+        tables_scanned: tables.length,
+        tables_with_personal_data: tablesWithPersonalData,
+        chat_log_pii_hits: detectors.reduce((s, d) => s + d.hits, 0),
+        tokenized_values_stored: tokens,
+      },
       rows,
     };
   }
@@ -130,8 +154,12 @@ export class ReportBuilders {
         users: rows.length,
         active_users: count((r: Record<string, unknown>) => r['active'] === true),
         without_role: count((r: Record<string, unknown>) => (r['roles'] as string[]).length === 0),
-        admins: count((r: Record<string, unknown>) => (r['roles'] as string[]).some((x) => x === 'admin' || x === 'super-admin')),
-        with_active_tokens: count((r: Record<string, unknown>) => (r['active_tokens'] as number) > 0),
+        admins: count((r: Record<string, unknown>) =>
+          (r['roles'] as string[]).some((x) => x === 'admin' || x === 'super-admin'),
+        ),
+        with_active_tokens: count(
+          (r: Record<string, unknown>) => (r['active_tokens'] as number) > 0,
+        ),
       },
       rows,
     };
@@ -155,8 +183,27 @@ export class ReportBuilders {
         [tenantId, keep],
       );
       wouldRemove += r.would_remove;
-      rows.push({ table, aged_by: column, retention_days: keep, rows: r.rows, oldest: iso(r.oldest), newest: iso(r.newest), age_0_30_days: r.age_0_30_days, age_31_90_days: r.age_31_90_days, age_91_365_days: r.age_91_365_days, age_over_365_days: r.age_over_365_days, would_remove: r.would_remove });
+      rows.push({
+        table,
+        aged_by: column,
+        retention_days: keep,
+        rows: r.rows,
+        oldest: iso(r.oldest),
+        newest: iso(r.newest),
+        age_0_30_days: r.age_0_30_days,
+        age_31_90_days: r.age_31_90_days,
+        age_91_365_days: r.age_91_365_days,
+        age_over_365_days: r.age_over_365_days,
+        would_remove: r.would_remove,
+      });
     }
-    return { summary: { tables: rows.length, would_remove: wouldRemove, retention_days: Object.fromEntries(rows.map((r) => [r['table'], r['retention_days']])) }, rows };
+    return {
+      summary: {
+        tables: rows.length,
+        would_remove: wouldRemove,
+        retention_days: Object.fromEntries(rows.map((r) => [r['table'], r['retention_days']])),
+      },
+      rows,
+    };
   }
 }

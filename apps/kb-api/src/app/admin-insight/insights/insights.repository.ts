@@ -10,13 +10,45 @@ export interface InsightPeriod {
 }
 
 export interface InsightData {
-  totals: { questions: number; refused: number; refusal_rate: number; mean_confidence: number | null };
+  totals: {
+    questions: number;
+    refused: number;
+    refusal_rate: number;
+    mean_confidence: number | null;
+  };
   top_questions: Array<{ question: string; asked: number; refused: number; last_asked_at: string }>;
-  per_project: Array<{ project_key: string; questions: number; refused: number; refusal_rate: number; mean_confidence: number | null }>;
-  per_day: Array<{ day: string; questions: number; refused: number; refusal_rate: number; mean_confidence: number | null }>;
-  most_cited_documents: Array<{ document_id: string; title: string; project_key: string; source_path: string; citations: number }>;
-  never_cited_documents: { total: number; sample: Array<{ document_id: string; title: string; project_key: string; source_path: string }> };
-  feedback: Array<{ document_id: string; title: string; project_key: string; helpful: number; unhelpful: number }>;
+  per_project: Array<{
+    project_key: string;
+    questions: number;
+    refused: number;
+    refusal_rate: number;
+    mean_confidence: number | null;
+  }>;
+  per_day: Array<{
+    day: string;
+    questions: number;
+    refused: number;
+    refusal_rate: number;
+    mean_confidence: number | null;
+  }>;
+  most_cited_documents: Array<{
+    document_id: string;
+    title: string;
+    project_key: string;
+    source_path: string;
+    citations: number;
+  }>;
+  never_cited_documents: {
+    total: number;
+    sample: Array<{ document_id: string; title: string; project_key: string; source_path: string }>;
+  };
+  feedback: Array<{
+    document_id: string;
+    title: string;
+    project_key: string;
+    helpful: number;
+    unhelpful: number;
+  }>;
 }
 
 export interface InsightSnapshot {
@@ -48,7 +80,16 @@ export class InsightsRepository {
 
   async compute(tenantId: string, period: InsightPeriod): Promise<InsightData> {
     const args = [tenantId, period.from, period.to];
-    const [[totals], topQuestions, perProject, perDay, mostCited, [neverCitedTotal], neverCited, feedback] = await Promise.all([
+    const [
+      [totals],
+      topQuestions,
+      perProject,
+      perDay,
+      mostCited,
+      [neverCitedTotal],
+      neverCited,
+      feedback,
+    ] = await Promise.all([
       this.db.query(`SELECT ${RATES} FROM kb_chat_logs l WHERE ${IN_PERIOD}`, args),
       // Questions are grouped as written, case and spacing aside (they are stored already redacted).
       this.db.query(
@@ -57,8 +98,14 @@ export class InsightsRepository {
           GROUP BY lower(regexp_replace(trim(l.question), '\\s+', ' ', 'g')) ORDER BY asked DESC, last_asked_at DESC LIMIT ${TOP}`,
         args,
       ),
-      this.db.query(`SELECT ${PROJECT} AS project_key, ${RATES} FROM kb_chat_logs l WHERE ${IN_PERIOD} GROUP BY 1 ORDER BY questions DESC, project_key`, args),
-      this.db.query(`SELECT to_char(date_trunc('day', l.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, ${RATES} FROM kb_chat_logs l WHERE ${IN_PERIOD} GROUP BY 1 ORDER BY 1`, args),
+      this.db.query(
+        `SELECT ${PROJECT} AS project_key, ${RATES} FROM kb_chat_logs l WHERE ${IN_PERIOD} GROUP BY 1 ORDER BY questions DESC, project_key`,
+        args,
+      ),
+      this.db.query(
+        `SELECT to_char(date_trunc('day', l.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, ${RATES} FROM kb_chat_logs l WHERE ${IN_PERIOD} GROUP BY 1 ORDER BY 1`,
+        args,
+      ),
       this.db.query(
         `SELECT d.id AS document_id, d.title, d.project_key, d.source_path, count(*)::int AS citations
            FROM kb_chat_logs l CROSS JOIN LATERAL jsonb_array_elements(l.citations) c
@@ -66,8 +113,14 @@ export class InsightsRepository {
           WHERE ${IN_PERIOD} GROUP BY d.id ORDER BY citations DESC, d.id LIMIT ${TOP}`,
         args,
       ),
-      this.db.query(`SELECT count(*)::int AS total FROM kb_documents d WHERE d.tenant_id = $1 AND d.deleted_at IS NULL AND ${NEVER_CITED}`, args),
-      this.db.query(`SELECT d.id AS document_id, d.title, d.project_key, d.source_path FROM kb_documents d WHERE d.tenant_id = $1 AND d.deleted_at IS NULL AND ${NEVER_CITED} ORDER BY d.id LIMIT ${SAMPLE}`, args),
+      this.db.query(
+        `SELECT count(*)::int AS total FROM kb_documents d WHERE d.tenant_id = $1 AND d.deleted_at IS NULL AND ${NEVER_CITED}`,
+        args,
+      ),
+      this.db.query(
+        `SELECT d.id AS document_id, d.title, d.project_key, d.source_path FROM kb_documents d WHERE d.tenant_id = $1 AND d.deleted_at IS NULL AND ${NEVER_CITED} ORDER BY d.id LIMIT ${SAMPLE}`,
+        args,
+      ),
       // "should have cited" marks a chunk the reader found useful, "not relevant" one that was not.
       this.db.query(
         `SELECT d.id AS document_id, d.title, d.project_key,
@@ -77,10 +130,14 @@ export class InsightsRepository {
         args,
       ),
     ]);
-    const ids = (rows: Array<Record<string, unknown>>) => rows.map((r) => ({ ...r, document_id: String(r['document_id']) }));
+    const ids = (rows: Array<Record<string, unknown>>) =>
+      rows.map((r) => ({ ...r, document_id: String(r['document_id']) }));
     return {
       totals,
-      top_questions: topQuestions.map((r: Record<string, unknown>) => ({ ...r, last_asked_at: iso(r['last_asked_at']) })),
+      top_questions: topQuestions.map((r: Record<string, unknown>) => ({
+        ...r,
+        last_asked_at: iso(r['last_asked_at']),
+      })),
       per_project: perProject,
       per_day: perDay,
       most_cited_documents: ids(mostCited),
@@ -89,7 +146,12 @@ export class InsightsRepository {
     } as InsightData;
   }
 
-  async store(tenantId: string, period: InsightPeriod, data: InsightData, userId: string | null): Promise<InsightSnapshot> {
+  async store(
+    tenantId: string,
+    period: InsightPeriod,
+    data: InsightData,
+    userId: string | null,
+  ): Promise<InsightSnapshot> {
     const [row] = await this.db.query(
       `INSERT INTO kb_insight_snapshots (tenant_id, period_from, period_to, data, computed_by) VALUES ($1, $2, $3, $4, $5) RETURNING ${SNAPSHOT}`,
       [tenantId, period.from, period.to, JSON.stringify(data), userId],
@@ -98,18 +160,37 @@ export class InsightsRepository {
   }
 
   async latest(tenantId: string): Promise<InsightSnapshot | null> {
-    const [row] = await this.db.query(`SELECT ${SNAPSHOT} FROM kb_insight_snapshots WHERE tenant_id = $1 ORDER BY id DESC LIMIT 1`, [tenantId]);
+    const [row] = await this.db.query(
+      `SELECT ${SNAPSHOT} FROM kb_insight_snapshots WHERE tenant_id = $1 ORDER BY id DESC LIMIT 1`,
+      [tenantId],
+    );
     return row ? snapshot(row) : null;
   }
 
   /** The history without each snapshot's bulky detail: its totals only. */
-  async history(tenantId: string, w: PageWindow): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
+  async history(
+    tenantId: string,
+    w: PageWindow,
+  ): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
     const [rows, [{ total }]] = await Promise.all([
-      this.db.query(`SELECT id, period_from, period_to, computed_by, created_at, data->'totals' AS totals FROM kb_insight_snapshots WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [tenantId, w.perPage, w.offset]),
-      this.db.query('SELECT count(*)::int AS total FROM kb_insight_snapshots WHERE tenant_id = $1', [tenantId]),
+      this.db.query(
+        `SELECT id, period_from, period_to, computed_by, created_at, data->'totals' AS totals FROM kb_insight_snapshots WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        [tenantId, w.perPage, w.offset],
+      ),
+      this.db.query(
+        'SELECT count(*)::int AS total FROM kb_insight_snapshots WHERE tenant_id = $1',
+        [tenantId],
+      ),
     ]);
     return toPage(
-      rows.map((r: Record<string, unknown>) => ({ id: String(r['id']), period_from: iso(r['period_from'])!, period_to: iso(r['period_to'])!, computed_by: idText(r['computed_by']), created_at: iso(r['created_at'])!, totals: r['totals'] as InsightData['totals'] })),
+      rows.map((r: Record<string, unknown>) => ({
+        id: String(r['id']),
+        period_from: iso(r['period_from'])!,
+        period_to: iso(r['period_to'])!,
+        computed_by: idText(r['computed_by']),
+        created_at: iso(r['created_at'])!,
+        totals: r['totals'] as InsightData['totals'],
+      })),
       total,
       w,
     );
@@ -121,5 +202,12 @@ const NEVER_CITED = `NOT EXISTS (SELECT 1 FROM kb_chat_logs l WHERE ${IN_PERIOD}
 const SNAPSHOT = 'id, period_from, period_to, computed_by, created_at, data';
 
 function snapshot(r: Record<string, unknown>): InsightSnapshot {
-  return { id: String(r['id']), period_from: iso(r['period_from'])!, period_to: iso(r['period_to'])!, computed_by: idText(r['computed_by']), created_at: iso(r['created_at'])!, data: r['data'] as InsightData };
+  return {
+    id: String(r['id']),
+    period_from: iso(r['period_from'])!,
+    period_to: iso(r['period_to'])!,
+    computed_by: idText(r['computed_by']),
+    created_at: iso(r['created_at'])!,
+    data: r['data'] as InsightData,
+  };
 }

@@ -17,15 +17,32 @@ export class InsightsService {
     return this.insights.latest(tenantId);
   }
 
-  history(tenantId: string, q: PageQueryDto): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
+  history(
+    tenantId: string,
+    q: PageQueryDto,
+  ): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
     return this.insights.history(tenantId, pageWindow(q));
   }
 
-  async compute(p: KbPrincipal, body: ComputeInsightsDto, now = new Date()): Promise<InsightSnapshot> {
+  async compute(
+    p: KbPrincipal,
+    body: ComputeInsightsDto,
+    now = new Date(),
+  ): Promise<InsightSnapshot> {
     const to = body.to ? new Date(body.to) : now;
-    const from = body.from ? new Date(body.from) : new Date(to.getTime() - INSIGHT_DEFAULT_DAYS * DAY_MS);
-    if (from > to) throw new KbValidationError({ from: ['The from field must be a date before or equal to to.'] });
+    const from = body.from
+      ? new Date(body.from)
+      : new Date(to.getTime() - INSIGHT_DEFAULT_DAYS * DAY_MS);
+    if (from > to)
+      throw new KbValidationError({
+        from: ['The from field must be a date before or equal to to.'],
+      });
     const period = { from, to };
-    return this.insights.store(p.tenantId, period, await this.insights.compute(p.tenantId, period), p.userId);
+    return this.insights.store(
+      p.tenantId,
+      period,
+      await this.insights.compute(p.tenantId, period),
+      p.userId,
+    );
   }
 }

@@ -30,11 +30,21 @@ export class ActivityLogInterceptor implements NestInterceptor {
         await this.record(req, res, res.statusCode, 'success', createdIdOf(value));
         return value;
       }),
-      catchError((error: unknown) => from(this.record(req, res, statusOfError(error), 'failure')).pipe(mergeMap(() => throwError(() => error)))),
+      catchError((error: unknown) =>
+        from(this.record(req, res, statusOfError(error), 'failure')).pipe(
+          mergeMap(() => throwError(() => error)),
+        ),
+      ),
     );
   }
 
-  private async record(req: KbRequest, res: Response, status: number, outcome: 'success' | 'failure', createdId: string | null = null): Promise<void> {
+  private async record(
+    req: KbRequest,
+    res: Response,
+    status: number,
+    outcome: 'success' | 'failure',
+    createdId: string | null = null,
+  ): Promise<void> {
     const p = req.kbPrincipal;
     if (!p) return;
     try {

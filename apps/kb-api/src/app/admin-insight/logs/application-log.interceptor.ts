@@ -27,12 +27,19 @@ export class ApplicationLogInterceptor implements NestInterceptor {
       catchError((error: unknown) => {
         const status = statusOfError(error);
         if (status < 500) return throwError(() => error);
-        return from(this.record(req, res, status, error)).pipe(mergeMap(() => throwError(() => error)));
+        return from(this.record(req, res, status, error)).pipe(
+          mergeMap(() => throwError(() => error)),
+        );
       }),
     );
   }
 
-  private async record(req: KbRequest, res: Response, status: number, error: unknown): Promise<void> {
+  private async record(
+    req: KbRequest,
+    res: Response,
+    status: number,
+    error: unknown,
+  ): Promise<void> {
     try {
       await this.logs.recordApplication({
         tenantId: req.kbPrincipal?.tenantId ?? null,

@@ -34,7 +34,14 @@ const FROM = 'kb_chat_logs l LEFT JOIN kb_users u ON u.id = l.user_id';
 function toRow(r: Record<string, unknown>): ChatLogRow {
   return {
     id: String(r['id']),
-    user: r['user_id'] === null ? null : { id: String(r['user_id']), name: r['user_name'] as string, email: r['user_email'] as string },
+    user:
+      r['user_id'] === null
+        ? null
+        : {
+            id: String(r['user_id']),
+            name: r['user_name'] as string,
+            email: r['user_email'] as string,
+          },
     project_key: r['project_key'] as string | null,
     question: r['question'] as string,
     answer: r['answer'] as string,
@@ -62,11 +69,21 @@ export class ChatLogsRepository {
       .search(['l.question', 'l.answer'], q.search)
       .when(q.refused === true, 'l.refusal_reason IS NOT NULL')
       .when(q.refused === false, 'l.refusal_reason IS NULL');
-    return pageQuery(this.db, { columns: COLUMNS, from: FROM, filter, order: 'l.id DESC', window, map: toRow });
+    return pageQuery(this.db, {
+      columns: COLUMNS,
+      from: FROM,
+      filter,
+      order: 'l.id DESC',
+      window,
+      map: toRow,
+    });
   }
 
   async find(tenantId: string, id: string): Promise<ChatLogDetail | null> {
-    const [r] = await this.db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE l.tenant_id = $1 AND l.id = $2`, [tenantId, id]);
+    const [r] = await this.db.query(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE l.tenant_id = $1 AND l.id = $2`,
+      [tenantId, id],
+    );
     return r ? { ...toRow(r), citations: r.citations } : null;
   }
 }

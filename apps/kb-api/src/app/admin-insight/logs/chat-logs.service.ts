@@ -34,9 +34,19 @@ export class ChatLogsService {
    * The original question and answer: tokenized values decrypted back in place (masked ones are
    * gone for good). Needs the permission the tenant's strategy names (default pii.detokenize).
    */
-  async detokenize(p: KbPrincipal, id: string): Promise<{ id: string; question: string; answer: string; restored_values: number; unrecoverable: number }> {
+  async detokenize(
+    p: KbPrincipal,
+    id: string,
+  ): Promise<{
+    id: string;
+    question: string;
+    answer: string;
+    restored_values: number;
+    unrecoverable: number;
+  }> {
     const { detokenize_permission } = await this.strategies.find(p.tenantId);
-    if (!p.permissions.includes(detokenize_permission)) throw new KbMessage(403, 'This action is unauthorized.');
+    if (!p.permissions.includes(detokenize_permission))
+      throw new KbMessage(403, 'This action is unauthorized.');
     const row = await this.show(p.tenantId, id);
     const values = new Map<string, string>();
     let unrecoverable = 0;
@@ -48,6 +58,12 @@ export class ChatLogsService {
         unrecoverable++;
       }
     }
-    return { id: row.id, question: restoreText(row.question, values), answer: restoreText(row.answer, values), restored_values: values.size, unrecoverable };
+    return {
+      id: row.id,
+      question: restoreText(row.question, values),
+      answer: restoreText(row.answer, values),
+      restored_values: values.size,
+      unrecoverable,
+    };
   }
 }

@@ -24,7 +24,11 @@ export class FailedJobsController {
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id') id: string, @Query() q: FailedJobTargetDto, @Req() req: KbRequest): Promise<void> {
+  async remove(
+    @Param('id') id: string,
+    @Query() q: FailedJobTargetDto,
+    @Req() req: KbRequest,
+  ): Promise<void> {
     await this.jobs.remove(req.kbPrincipal!.tenantId, id, q.queue);
   }
 }

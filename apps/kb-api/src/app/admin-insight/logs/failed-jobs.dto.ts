@@ -4,12 +4,16 @@ import { KB_QUEUE_NAMES } from './failed-jobs.service';
 
 export class FailedJobsQueryDto extends RangeQueryDto {
   @IsOptional()
-  @IsIn(KB_QUEUE_NAMES, { message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).` })
+  @IsIn(KB_QUEUE_NAMES, {
+    message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).`,
+  })
   queue?: string;
 }
 
 export class FailedJobTargetDto {
   @IsOptional()
-  @IsIn(KB_QUEUE_NAMES, { message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).` })
+  @IsIn(KB_QUEUE_NAMES, {
+    message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).`,
+  })
   queue?: string;
 }

@@ -52,7 +52,8 @@ export class FailedJobsService {
         if (job.data?.tenantId !== tenantId) continue;
         const failedAt = job.finishedOn ?? job.timestamp;
         if (failedAt < from || failedAt > to) continue;
-        if (needle && !`${job.name} ${job.id} ${job.failedReason}`.toLowerCase().includes(needle)) continue;
+        if (needle && !`${job.name} ${job.id} ${job.failedReason}`.toLowerCase().includes(needle))
+          continue;
         matching.push(view(name, job));
       }
     }
@@ -60,7 +61,11 @@ export class FailedJobsService {
     return page(matching, window);
   }
 
-  async retry(tenantId: string, id: string, queue: string = DEFAULT_QUEUE): Promise<{ id: string; queue: string; state: string }> {
+  async retry(
+    tenantId: string,
+    id: string,
+    queue: string = DEFAULT_QUEUE,
+  ): Promise<{ id: string; queue: string; state: string }> {
     const job = await this.failedJob(tenantId, id, queue);
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     return { id: job.id!, queue, state: await job.getState() };

@@ -2,14 +2,22 @@ import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Type } from 'class-transformer';
 import { IsUserId, RangeQueryDto } from '../range-query.dto';
 
-export const PROMOTION_AUDIT_ACTIONS = ['requested', 'approved', 'rejected', 'denied', 'dispatch_failed'] as const;
+export const PROMOTION_AUDIT_ACTIONS = [
+  'requested',
+  'approved',
+  'rejected',
+  'denied',
+  'dispatch_failed',
+] as const;
 export const APPLICATION_LEVELS = ['error', 'warning'] as const;
 export const MUTATION_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const OUTCOMES = ['success', 'failure'] as const;
 
 export class CanonicalAuditQueryDto extends RangeQueryDto {
   @IsOptional()
-  @IsIn(PROMOTION_AUDIT_ACTIONS, { message: `The selected action is invalid (one of ${PROMOTION_AUDIT_ACTIONS.join(', ')}).` })
+  @IsIn(PROMOTION_AUDIT_ACTIONS, {
+    message: `The selected action is invalid (one of ${PROMOTION_AUDIT_ACTIONS.join(', ')}).`,
+  })
   action?: string;
 
   @IsOptional()
@@ -19,7 +27,9 @@ export class CanonicalAuditQueryDto extends RangeQueryDto {
 
 export class ApplicationLogQueryDto extends RangeQueryDto {
   @IsOptional()
-  @IsIn(APPLICATION_LEVELS, { message: `The selected level is invalid (one of ${APPLICATION_LEVELS.join(', ')}).` })
+  @IsIn(APPLICATION_LEVELS, {
+    message: `The selected level is invalid (one of ${APPLICATION_LEVELS.join(', ')}).`,
+  })
   level?: string;
 
   @IsOptional()
@@ -36,7 +46,9 @@ export class ActivityLogQueryDto extends RangeQueryDto {
   actor?: string;
 
   @IsOptional()
-  @IsIn(MUTATION_METHODS, { message: `The selected method is invalid (one of ${MUTATION_METHODS.join(', ')}).` })
+  @IsIn(MUTATION_METHODS, {
+    message: `The selected method is invalid (one of ${MUTATION_METHODS.join(', ')}).`,
+  })
   method?: string;
 
   @IsOptional()

@@ -39,12 +39,29 @@ export class ChatLogWriter {
     const { actions } = await this.strategies.find(e.tenantId);
     const question = protectText(e.question, actions, randomUUID);
     const answer = protectText(e.answer, actions, randomUUID);
-    const tokens = [...question.tokens, ...answer.tokens].map((t) => ({ id: t.id, detector: t.detector, ciphertext: this.cipher.encrypt(t.value, tokenContext(e.tenantId, t.id)) }));
+    const tokens = [...question.tokens, ...answer.tokens].map((t) => ({
+      id: t.id,
+      detector: t.detector,
+      ciphertext: this.cipher.encrypt(t.value, tokenContext(e.tenantId, t.id)),
+    }));
     await this.db.transaction(async (m) => {
       const [row] = await m.query(
         `INSERT INTO kb_chat_logs (tenant_id, user_id, project_key, question, answer, citations, confidence, refusal_reason, provider, model, latency_ms, pii_hits)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-        [e.tenantId, e.userId, e.projectKey, question.text, answer.text, JSON.stringify(e.citations), e.confidence, e.refusalReason, e.provider, e.model, e.latencyMs, JSON.stringify(addHits(question.hits, answer.hits))],
+        [
+          e.tenantId,
+          e.userId,
+          e.projectKey,
+          question.text,
+          answer.text,
+          JSON.stringify(e.citations),
+          e.confidence,
+          e.refusalReason,
+          e.provider,
+          e.model,
+          e.latencyMs,
+          JSON.stringify(addHits(question.hits, answer.hits)),
+        ],
       );
       await this.strategies.insertTokens(m, e.tenantId, String(row.id), tokens);
     });

@@ -29,8 +29,10 @@ export interface ProtectedText {
 }
 
 /** `[PII:<detector>:<uuid>]`: the placeholder a tokenized value leaves in the stored text. */
-export const tokenPlaceholder = (t: Pick<PiiToken, 'id' | 'detector'>) => `[PII:${t.detector}:${t.id}]`;
-export const TOKEN_PLACEHOLDER = /\[PII:[a-z0-9_]{1,40}:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]/g;
+export const tokenPlaceholder = (t: Pick<PiiToken, 'id' | 'detector'>) =>
+  `[PII:${t.detector}:${t.id}]`;
+export const TOKEN_PLACEHOLDER =
+  /\[PII:[a-z0-9_]{1,40}:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]/g;
 /** The same text as the guardrails redactor's mask strategy writes. */
 export const maskPlaceholder = (detector: string) => `[REDACTED:${detector}]`;
 
@@ -72,10 +74,16 @@ export function protectText(text: string, actions: PiiActions, newId: () => stri
 
 /** Puts the original values back in place of the placeholders that have one; others stay. */
 export function restoreText(text: string, values: ReadonlyMap<string, string>): string {
-  return text.replace(TOKEN_PLACEHOLDER, (placeholder, id: string) => values.get(id) ?? placeholder);
+  return text.replace(
+    TOKEN_PLACEHOLDER,
+    (placeholder, id: string) => values.get(id) ?? placeholder,
+  );
 }
 
-export function addHits(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+export function addHits(
+  a: Record<string, number>,
+  b: Record<string, number>,
+): Record<string, number> {
   const sum = { ...a };
   for (const [k, n] of Object.entries(b)) sum[k] = (sum[k] ?? 0) + n;
   return sum;

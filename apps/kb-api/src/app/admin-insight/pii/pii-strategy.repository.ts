@@ -21,8 +21,17 @@ export class PiiStrategyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async find(tenantId: string): Promise<PiiStrategy> {
-    const [row] = await this.db.query('SELECT actions, detokenize_permission, updated_at, updated_by FROM kb_pii_strategies WHERE tenant_id = $1', [tenantId]);
-    if (!row) return { actions: completeActions(), detokenize_permission: DEFAULT_DETOKENIZE_PERMISSION, updated_at: null, updated_by: null };
+    const [row] = await this.db.query(
+      'SELECT actions, detokenize_permission, updated_at, updated_by FROM kb_pii_strategies WHERE tenant_id = $1',
+      [tenantId],
+    );
+    if (!row)
+      return {
+        actions: completeActions(),
+        detokenize_permission: DEFAULT_DETOKENIZE_PERMISSION,
+        updated_at: null,
+        updated_by: null,
+      };
     return {
       actions: completeActions(row.actions),
       detokenize_permission: row.detokenize_permission,
@@ -31,7 +40,12 @@ export class PiiStrategyRepository {
     };
   }
 
-  async save(tenantId: string, actions: PiiActions, detokenizePermission: string, userId: string | null): Promise<void> {
+  async save(
+    tenantId: string,
+    actions: PiiActions,
+    detokenizePermission: string,
+    userId: string | null,
+  ): Promise<void> {
     await this.db.query(
       `INSERT INTO kb_pii_strategies (tenant_id, actions, detokenize_permission, updated_by, updated_at) VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (tenant_id) DO UPDATE SET actions = EXCLUDED.actions, detokenize_permission = EXCLUDED.detokenize_permission, updated_by = EXCLUDED.updated_by, updated_at = now()`,
@@ -39,7 +53,12 @@ export class PiiStrategyRepository {
     );
   }
 
-  async insertTokens(m: EntityManager, tenantId: string, chatLogId: string, tokens: Array<{ id: string; detector: string; ciphertext: string }>): Promise<void> {
+  async insertTokens(
+    m: EntityManager,
+    tenantId: string,
+    chatLogId: string,
+    tokens: Array<{ id: string; detector: string; ciphertext: string }>,
+  ): Promise<void> {
     if (tokens.length === 0) return;
     await m.query(
       `INSERT INTO kb_pii_tokens (id, tenant_id, chat_log_id, detector, ciphertext)
@@ -49,6 +68,9 @@ export class PiiStrategyRepository {
   }
 
   tokensOf(tenantId: string, chatLogId: string): Promise<StoredToken[]> {
-    return this.db.query('SELECT id, ciphertext FROM kb_pii_tokens WHERE tenant_id = $1 AND chat_log_id = $2', [tenantId, chatLogId]);
+    return this.db.query(
+      'SELECT id, ciphertext FROM kb_pii_tokens WHERE tenant_id = $1 AND chat_log_id = $2',
+      [tenantId, chatLogId],
+    );
   }
 }
