@@ -245,6 +245,8 @@ describe('kb-api public widget API', () => {
     const otherSession = (await browser('POST', '/api/widget/sessions/start', { snapshot })).body.session.id;
     const t3 = (await browser('POST', '/api/widget/session-token', { session_id: sid })).body.token;
     expect((await call('GET', `/api/widget/sessions/${otherSession}/replay`, { bearer: t3, origin: SITE })).status).toBe(404);
+    const t4 = (await browser('POST', '/api/widget/session-token', { session_id: sid })).body.token;
+    expect((await call('POST', '/api/widget/session-token', { bearer: t4, origin: SITE, body: { session_id: otherSession } })).status).toBe(404);
     expect((await browser('POST', '/api/widget/session-token', { session_id: 'nope' })).status).toBe(422);
   });
 

@@ -46,6 +46,10 @@ export class WidgetAccessService {
    */
   async sessionToken(caller: WidgetCaller, dto: SessionTokenDto) {
     let identity = caller.identity;
+    if (caller.boundSessionId !== null && dto.session_id !== caller.boundSessionId) {
+      // A token minted for one session can only renew access to that session.
+      throw new KbError(404, 'not_found', 'Widget session not found.');
+    }
     if (dto.session_id !== undefined) {
       const session = await this.sessions.findForKey(caller.key.id, dto.session_id);
       if (!session || (caller.identity !== null && session.identity !== null && session.identity !== caller.identity)) {
