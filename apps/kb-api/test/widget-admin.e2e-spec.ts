@@ -108,6 +108,9 @@ describe('kb-api widget keys admin', () => {
     const missing = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { active: false });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toHaveProperty('identity_credential_version');
+    const nulls = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { label: null, rate_limit: null, identity_credential_version: 1 });
+    expect(nulls.status).toBe(422);
+    expect(Object.keys(nulls.body.errors).sort()).toEqual(['label', 'rate_limit']);
 
     const disabled = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { active: false, rate_limit: 5, identity_credential_version: 1 });
     expect(disabled.status).toBe(200);
