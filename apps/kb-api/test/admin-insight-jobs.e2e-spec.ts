@@ -332,6 +332,11 @@ describe('kb-api admin insight: failed jobs and insights', () => {
         ],
       });
       expect(history.body.data[0].data).toBeUndefined();
+      const future = new Date(Date.now() + 60_000).toISOString();
+      expect(
+        (await as(who.admin, 'GET', `/api/admin/insights/history?from=${future}`)).body.total,
+      ).toBe(0);
+      expect((await as(who.admin, 'GET', '/api/admin/insights/history?to=soon')).status).toBe(422);
       expect((await as(who.otherAdmin, 'GET', '/api/admin/insights')).body.data).toBeNull();
       expect((await as(who.otherAdmin, 'GET', '/api/admin/insights/history')).body.total).toBe(0);
     });

@@ -268,7 +268,7 @@ export const ADMIN_INSIGHT_PATHS: Record<string, object> = {
   '/api/admin/insights/history': {
     get: {
       summary: 'Stored snapshots, newest first, each with its totals only',
-      parameters: pageParams,
+      parameters: rangeParams,
       responses: {
         '200': answer(
           'A page',

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { PageQueryDto } from '../../admin/pagination';
+import { RangeQueryDto } from '../range-query.dto';
 import { RequirePermission, RequireRole } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
 import { G1_ROLES } from '../../identity/rbac';
@@ -19,7 +19,7 @@ export class InsightsController {
   }
 
   @Get('history')
-  history(@Query() q: PageQueryDto, @Req() req: KbRequest) {
+  history(@Query() q: RangeQueryDto, @Req() req: KbRequest) {
     return this.insights.history(req.kbPrincipal!.tenantId, q);
   }
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Page, PageWindow, toPage } from '../../admin/pagination';
-import { idText, iso } from '../sql-filter';
+import { Page, PageWindow } from '../../admin/pagination';
+import { RangeQueryDto } from '../range-query.dto';
+import { idText, iso, pageQuery, SqlFilter } from '../sql-filter';
 
 export interface InsightPeriod {
   from: Date;
@@ -167,33 +168,28 @@ export class InsightsRepository {
     return row ? snapshot(row) : null;
   }
 
-  /** The history without each snapshot's bulky detail: its totals only. */
-  async history(
+  /** The history without each snapshot's bulky detail: its totals only; from/to select by creation time. */
+  history(
     tenantId: string,
-    w: PageWindow,
+    q: RangeQueryDto,
+    window: PageWindow,
   ): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.db.query(
-        `SELECT id, period_from, period_to, computed_by, created_at, data->'totals' AS totals FROM kb_insight_snapshots WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-        [tenantId, w.perPage, w.offset],
-      ),
-      this.db.query(
-        'SELECT count(*)::int AS total FROM kb_insight_snapshots WHERE tenant_id = $1',
-        [tenantId],
-      ),
-    ]);
-    return toPage(
-      rows.map((r: Record<string, unknown>) => ({
+    const filter = new SqlFilter('tenant_id', tenantId).range('created_at', q.from, q.to);
+    return pageQuery(this.db, {
+      columns: "id, period_from, period_to, computed_by, created_at, data->'totals' AS totals",
+      from: 'kb_insight_snapshots',
+      filter,
+      order: 'id DESC',
+      window,
+      map: (r) => ({
         id: String(r['id']),
         period_from: iso(r['period_from'])!,
         period_to: iso(r['period_to'])!,
         computed_by: idText(r['computed_by']),
         created_at: iso(r['created_at'])!,
         totals: r['totals'] as InsightData['totals'],
-      })),
-      total,
-      w,
-    );
+      }),
+    });
   }
 }
 

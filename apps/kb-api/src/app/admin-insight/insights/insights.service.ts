@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PageQueryDto, pageWindow } from '../../admin/pagination';
+import { Page, pageWindow } from '../../admin/pagination';
+import { RangeQueryDto } from '../range-query.dto';
 import type { KbPrincipal } from '../../auth/kb-principal';
 import { KbValidationError } from '../../errors/kb-errors';
 import { ComputeInsightsDto } from './insights.dto';
@@ -19,9 +20,9 @@ export class InsightsService {
 
   history(
     tenantId: string,
-    q: PageQueryDto,
+    q: RangeQueryDto,
   ): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
-    return this.insights.history(tenantId, pageWindow(q));
+    return this.insights.history(tenantId, q, pageWindow(q));
   }
 
   async compute(
