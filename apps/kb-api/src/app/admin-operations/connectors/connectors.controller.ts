@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { PageQueryDto } from '../../admin/pagination';
+import { Can } from '../../auth/gates';
+import type { KbRequest } from '../../auth/kb-principal';
+import { CreateConnectorDto, ListConnectorsQueryDto, UpdateConnectorDto } from './connectors.dto';
+import { ConnectorsService } from './connectors.service';
+
+/** /api/admin/connectors behind `can:manageConnectors` (admin, super-admin). */
+@Controller('api/admin/connectors')
+@Can('manageConnectors')
+export class ConnectorsController {
+  constructor(private readonly connectors: ConnectorsService) {}
+
+  @Get()
+  list(@Query() q: ListConnectorsQueryDto, @Req() req: KbRequest) {
+    return this.connectors.list(req.kbPrincipal!, q);
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: CreateConnectorDto, @Req() req: KbRequest) {
+    return { data: await this.connectors.create(req.kbPrincipal!, body) };
+  }
+
+  @Get(':id')
+  async show(@Param('id') id: string, @Req() req: KbRequest) {
+    return { data: await this.connectors.show(req.kbPrincipal!, id) };
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body() body: UpdateConnectorDto, @Req() req: KbRequest) {
+    return { data: await this.connectors.update(req.kbPrincipal!, id, body) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id') id: string, @Req() req: KbRequest) {
+    await this.connectors.remove(req.kbPrincipal!, id);
+  }
+
+  /** Runs the sync now and answers its run (documents are then indexed by the worker). */
+  @Post(':id/sync')
+  @HttpCode(200)
+  async sync(@Param('id') id: string, @Req() req: KbRequest) {
+    return { data: await this.connectors.sync(req.kbPrincipal!, id) };
+  }
+
+  @Get(':id/runs')
+  runs(@Param('id') id: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
+    return this.connectors.runs(req.kbPrincipal!, id, q);
+  }
+}
