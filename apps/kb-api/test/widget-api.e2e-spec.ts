@@ -178,8 +178,11 @@ describe('kb-api public widget API', () => {
   });
 
   it('cancels, masks personal data in replay, and hides other keys’ sessions', async () => {
-    const s = await browser('POST', '/api/widget/sessions/start', { snapshot, message: 'My email is jane.doe@example.com, can I get a refund?' });
+    const s = await browser('POST', '/api/widget/sessions/start', { snapshot: { ...snapshot, form: { email: 'jane.doe@example.com' } }, message: 'My email is jane.doe@example.com, can I get a refund?' });
     const id = s.body.session.id;
+    const [stored] = await db.query('SELECT snapshot FROM kb_widget_sessions WHERE id = $1', [id]);
+    expect(stored.snapshot.title).toBe('Checkout');
+    expect(JSON.stringify(stored.snapshot)).not.toContain('jane.doe@example.com');
     const replay = await browser('GET', `/api/widget/sessions/${id}/replay`);
     expect(replay.status).toBe(200);
     expect(JSON.stringify(replay.body)).not.toContain('jane.doe@example.com');

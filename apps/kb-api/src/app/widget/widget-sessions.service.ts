@@ -23,7 +23,7 @@ const sessionView = (s: WidgetSessionRow) => ({ id: s.id, status: s.status });
 /**
  * The widget's conversations: a session is opened with a snapshot of the host page, then each
  * step either asks the knowledge base (grounded chat over the key's project), proposes a tool, or
- * reports a host tool's result. Steps are recorded with personal data masked.
+ * reports a host tool's result. Steps and page snapshots are stored with personal data masked.
  */
 @Injectable()
 export class WidgetSessionsService {
@@ -45,7 +45,7 @@ export class WidgetSessionsService {
       identity: caller.identity,
       origin: caller.origin,
       pageUrl: dto.page_url ?? null,
-      snapshot: dto.snapshot,
+      snapshot: maskPii(dto.snapshot) as object,
     });
     await this.sessions.appendStep(key.tenant_id, session.id, { kind: 'start', args: maskPii({ page_url: dto.page_url ?? null }), diagnostic: { mode: caller.mode } });
     if (dto.message === undefined) {
@@ -65,7 +65,7 @@ export class WidgetSessionsService {
       const before = await this.visible(caller, id);
       if ((OPEN_STATUSES as readonly string[]).includes(before.status) && before.status !== 'waiting_tool') throw notWaiting();
     }
-    let session = await this.advance(caller, id, dto.snapshot);
+    let session = await this.advance(caller, id, maskPii(dto.snapshot) as object);
     if (dto.tool_result !== undefined) {
       if (session.status !== 'waiting_tool' || !session.pending_tool) throw notWaiting();
       await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_result', tool: session.pending_tool.tool, args: maskPii(dto.tool_result), diagnostic: { source: 'host' } });
