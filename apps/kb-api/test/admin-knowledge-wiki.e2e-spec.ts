@@ -93,6 +93,8 @@ describe('kb-api admin knowledge: settings, content gaps, evidence tiers, auto-w
       ['evidence-tiers', { tiers: [{ source_type: 'pdf', path_prefix: 'a', rank: 5 }] }, ['tiers.0.path_prefix']],
       ['evidence-tiers', { tiers: [{ path_prefix: '../up', rank: 500 }] }, ['tiers.0.path_prefix', 'tiers.0.rank']],
       ['evidence-tiers', { tiers: [{ source_type: 'pdf', rank: 5, weight: 1 }] }, ['tiers.0.weight']],
+      ['evidence-tiers', { tiers: [{ source_type: 'spreadsheet', rank: 5 }] }, ['tiers.0.source_type']],
+      ['evidence-tiers', { default_rank: -1, tiers: 'all' }, ['default_rank', 'tiers']],
       ['evidence-tiers', { tiers: [{ source_type: 'pdf', rank: 5 }, { source_type: 'pdf', rank: 9 }] }, ['tiers.1.source_type']],
     ];
     for (const [path, body, fields] of bad) {

@@ -3,6 +3,7 @@ import { ANALYSIS_KINDS } from './analyses/analyses.dto';
 import { DOCUMENT_STATUSES } from './inventory/inventory.dto';
 import { MAX_SERIES_DAYS, SERIES_METRICS } from './metrics/metrics.dto';
 import { ANALYSIS_DEFAULTS, AUTOWIKI_DEFAULTS, EVIDENCE_TIER_DEFAULTS } from './settings/knowledge-settings';
+import { SOURCE_TYPES } from './settings/settings.dto';
 
 /** OpenAPI paths and schemas of KbAdminKnowledgeModule, merged into the kb-api document by ../openapi.ts. */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -490,7 +491,7 @@ export const ADMIN_KNOWLEDGE_SCHEMAS: Record<string, object> = {
           additionalProperties: false,
           required: ['rank'],
           properties: {
-            source_type: { type: 'string', pattern: '^[a-z0-9_-]{1,32}$' },
+            source_type: { enum: SOURCE_TYPES },
             path_prefix: { type: 'string', maxLength: 255 },
             rank: { type: 'integer', minimum: 0, maximum: 100 },
             label: { type: 'string', maxLength: 64 },

@@ -84,7 +84,8 @@ export function globToRegex(glob: string): string {
  * stemmer (one GIN index), every chat filter is applied in SQL with the tenant. Terms are weighted
  * by IDF over the tenant's chunks: the distinctive ones find the candidates, and the rerank (IDF-
  * weighted coverage of the question, the same in title and headings, text rank) keeps at most
- * three chunks per document.
+ * three chunks per document. A question word with synonyms (the tenant's synonym sets) counts as
+ * found wherever the word or one of its synonyms is.
  */
 @Injectable()
 export class RetrievalService {

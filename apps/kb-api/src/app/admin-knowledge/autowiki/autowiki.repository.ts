@@ -36,6 +36,9 @@ export interface WikiPageWrite {
 const CONCEPT = 'c.id::int AS id, c.key, c.label, c.kind, c.aliases, c.document_count, c.built_at';
 const PAGE = 'p.concept_id::int AS concept_id, p.slug, p.title, p.document_count, p.built_at';
 
+/** Two builds of one tenant at once would race on the same concept keys: their writes take turns. */
+const lockBuild = (tx: EntityManager, tenantId: string) => tx.query(`SELECT pg_advisory_xact_lock(hashtext('kb.wiki-build:' || $1))`, [tenantId]);
+
 /** kb_concepts, kb_concept_documents and kb_wiki_pages; every statement takes the tenant. */
 @Injectable()
 export class AutowikiRepository {
@@ -52,6 +55,7 @@ export class AutowikiRepository {
    */
   async replaceConcepts(tenantId: string, concepts: ConceptCandidate[]): Promise<Map<string, number>> {
     return this.db.transaction(async (tx) => {
+      await lockBuild(tx, tenantId);
       const ids = new Map<string, number>();
       const rows = concepts.length
         ? await queryRows<{ id: number; key: string }>(
@@ -89,6 +93,7 @@ export class AutowikiRepository {
   /** Replaces the pages of the given concepts (all the tenant's when `all`). */
   async writePages(tenantId: string, pages: WikiPageWrite[], all: boolean): Promise<void> {
     await this.db.transaction(async (tx: EntityManager) => {
+      await lockBuild(tx, tenantId);
       if (all) await tx.query('DELETE FROM kb_wiki_pages WHERE tenant_id = $1', [tenantId]);
       else await tx.query('DELETE FROM kb_wiki_pages WHERE tenant_id = $1 AND concept_id = ANY($2::bigint[])', [tenantId, pages.map((p) => p.concept_id)]);
       if (!pages.length) return;

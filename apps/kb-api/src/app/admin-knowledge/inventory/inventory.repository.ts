@@ -150,8 +150,10 @@ export class InventoryRepository {
     return rows.length > 0;
   }
 
-  async storageKeys(tenantId: string, ids: string[]): Promise<Array<{ id: string; storage_key: string }>> {
-    return this.db.query('SELECT id::text AS id, storage_key FROM kb_documents WHERE tenant_id = $1 AND id = ANY($2::bigint[])', [tenantId, ids]);
+  /** Where the document's original is stored (kept out of the admin's views). */
+  async storageKey(tenantId: string, id: string): Promise<string | null> {
+    const [row] = await this.db.query('SELECT storage_key FROM kb_documents WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id]);
+    return row?.storage_key ?? null;
   }
 
   // The health findings: each a count and a few samples.

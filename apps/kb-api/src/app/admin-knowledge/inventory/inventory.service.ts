@@ -90,9 +90,9 @@ export class InventoryService {
    * route queues, so conversion, chunking and the atomic swap are the indexer's.
    */
   async reindex(tenantId: string, id: string) {
-    const doc = await this.inventory.document(tenantId, id);
-    if (!doc) throw new KbError(404, 'not_found', 'Document not found.');
-    const stored = await this.readOriginal(tenantId, id);
+    const key = await this.inventory.storageKey(tenantId, id);
+    if (key === null) throw new KbError(404, 'not_found', 'Document not found.');
+    const stored = await this.readOriginal(key);
     const hash = createHash('sha256').update(stored).digest('hex');
     if (!(await this.inventory.markForReindex(tenantId, id, hash))) throw new KbError(404, 'not_found', 'Document not found.');
     // A distinct job id: the job that indexed this version may still be kept as completed.
@@ -100,10 +100,9 @@ export class InventoryService {
     return { document_id: Number(id), status: 'queued', job_id: job.id, version_hash: hash };
   }
 
-  private async readOriginal(tenantId: string, id: string): Promise<Buffer> {
-    const [row] = await this.inventory.storageKeys(tenantId, [id]);
+  private async readOriginal(key: string): Promise<Buffer> {
     try {
-      return await this.storage.read(row.storage_key);
+      return await this.storage.read(key);
     } catch {
       throw new KbError(409, 'original_missing', 'The stored original of this document is gone; ingest it again.');
     }

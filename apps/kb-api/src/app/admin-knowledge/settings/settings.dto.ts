@@ -1,5 +1,9 @@
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MIME_TYPES } from '../../ingest/convert';
+
+/** The source types ingest produces. */
+export const SOURCE_TYPES = Object.keys(MIME_TYPES);
 
 const int = (field: string, min: number, max: number) => [
   IsInt({ message: `The ${field} field must be an integer.` }),
@@ -39,8 +43,7 @@ export class AutowikiSettingsDto {
 
 export class EvidenceTierDto {
   @IsOptional()
-  @IsString({ message: 'The source type field must be a string.' })
-  @Matches(/^[a-z0-9_-]{1,32}$/, { message: 'The source type field must be a source type such as markdown, text, html, pdf or docx.' })
+  @IsIn(SOURCE_TYPES, { message: `The selected source type is invalid (one of ${SOURCE_TYPES.join(', ')}).` })
   source_type?: string;
 
   @IsOptional()
