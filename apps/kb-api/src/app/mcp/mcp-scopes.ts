@@ -1,0 +1,8 @@
+/** Scopes a tenant MCP token can carry; `mcp.scope` checks them at tools/call only. */
+export const MCP_SCOPES = ['mcp:read', 'mcp:tools:propose'] as const;
+export type McpScope = (typeof MCP_SCOPES)[number];
+/** A token issued without `scopes` gets every scope above. */
+export const DEFAULT_MCP_SCOPES: readonly McpScope[] = MCP_SCOPES;
+
+/** The built-in server every tenant has. */
+export const KB_SERVER = { name: 'enterprise-kb', version: '2.0.0' } as const;

@@ -1,0 +1,31 @@
+import { Transform } from 'class-transformer';
+import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { MCP_SCOPES, McpScope } from '../mcp-scopes';
+
+@ValidatorConstraint({ name: 'future' })
+class IsFuture implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && new Date(value).getTime() > Date.now();
+  }
+}
+
+export class CreateMcpTokenDto {
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString({ message: 'The label field is required.' })
+  @IsNotEmpty({ message: 'The label field is required.' })
+  @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
+  label!: string;
+
+  @IsOptional()
+  @IsDateString({ strict: true }, { message: 'The expires at field must be a valid date.' })
+  @Validate(IsFuture, { message: 'The expires at field must be a date after now.' })
+  expires_at?: string;
+
+  @IsOptional()
+  @IsArray({ message: 'The scopes field must be an array.' })
+  @ArrayMinSize(1, { message: 'The scopes field must have at least 1 item.' })
+  @ArrayMaxSize(MCP_SCOPES.length, { message: `The scopes field must not have more than ${MCP_SCOPES.length} items.` })
+  @ArrayUnique({ message: 'The scopes field must not repeat a scope.' })
+  @IsIn(MCP_SCOPES, { each: true, message: `The selected scopes are invalid (each one of ${MCP_SCOPES.join(', ')}).` })
+  scopes?: McpScope[];
+}

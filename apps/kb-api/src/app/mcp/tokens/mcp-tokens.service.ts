@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { generateToken } from '@platform/crypto';
+import { createHash } from 'node:crypto';
+import { Page, PageQueryDto, pageWindow, toPage } from '../../admin/pagination';
+import { KbError } from '../../errors/kb-errors';
+import { DEFAULT_MCP_SCOPES } from '../mcp-scopes';
+import { McpTokenRow, McpTokensRepository } from './mcp-tokens.repository';
+
+const TOKEN_SHAPE = /^mcp_[0-9A-Za-z]{20,100}$/;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export interface McpTokenView {
+  id: number;
+  label: string;
+  token_last4: string;
+  scopes: string[];
+  created_by: number | null;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+export const viewOf = (r: McpTokenRow): McpTokenView => ({
+  id: Number(r.id),
+  label: r.label,
+  token_last4: r.token_last4,
+  scopes: r.scopes,
+  created_by: r.created_by === null ? null : Number(r.created_by),
+  last_used_at: r.last_used_at,
+  expires_at: r.expires_at,
+  revoked_at: r.revoked_at,
+  created_at: r.created_at,
+});
+
+/** Issues, lists and revokes tenant MCP tokens (`mcp_…`, shown once, kept as sha256), and checks a presented one. */
+@Injectable()
+export class McpTokensService {
+  constructor(private readonly tokens: McpTokensRepository) {}
+
+  async issue(
+    tenantId: string,
+    createdBy: string | null,
+    body: { label: string; expires_at?: string; scopes?: string[] },
+  ): Promise<{ data: McpTokenView; plain_token: string }> {
+    const plain = generateToken('mcp');
+    const row = await this.tokens.insert({
+      tenantId,
+      label: body.label,
+      hash: sha256(plain),
+      last4: plain.slice(-4),
+      scopes: body.scopes ?? [...DEFAULT_MCP_SCOPES],
+      createdBy,
+      expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+    });
+    return { data: viewOf(row), plain_token: plain };
+  }
+
+  async list(tenantId: string, q: PageQueryDto): Promise<Page<McpTokenView>> {
+    const w = pageWindow(q);
+    const { rows, total } = await this.tokens.page(tenantId, w);
+    return toPage(rows.map(viewOf), total, w);
+  }
+
+  async revoke(tenantId: string, id: string): Promise<McpTokenView> {
+    const row = await this.tokens.revoke(tenantId, id);
+    if (!row) throw new KbError(404, 'not_found', 'MCP token not found.');
+    return viewOf(row);
+  }
+
+  /**
+   * The live token behind a presented secret: unknown → 401 mcp_token_invalid; revoked or expired
+   * → 403 with its own code, so a client can tell a typo from a token that has to be replaced.
+   */
+  async authenticate(plain: string): Promise<McpTokenRow> {
+    const row = TOKEN_SHAPE.test(plain) ? await this.tokens.findByHash(sha256(plain)) : null;
+    if (!row) throw new KbError(401, 'mcp_token_invalid', 'The MCP token is invalid.');
+    if (row.revoked_at) throw new KbError(403, 'mcp_token_revoked', 'The MCP token has been revoked.');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
+    await this.tokens.touch(row.id);
+    return row;
+  }
+}

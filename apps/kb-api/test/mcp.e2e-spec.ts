@@ -1,0 +1,353 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startWorker, WorkerHandle } from '@platform/runtime';
+import { RunningService } from '@platform/testing';
+import { DataSource } from 'typeorm';
+import { Caller, callerWith, sessionOf } from './admin-support';
+import { KbClient } from './kb-fixtures';
+import { startKb } from './kb-test-env';
+
+const ROTATION = `# Signing key rotation
+
+Signing keys rotate through the states next, active, retiring and retired.
+
+## Retiring
+
+A retiring key stays published until the last token it signed has expired. See [[token-lifetimes]].
+`;
+const LIFETIMES = `# Token lifetimes
+
+Access tokens live fifteen minutes by default. Refresh tokens rotate on every use, see [[refresh-reuse]].
+`;
+const REUSE = `# Refresh reuse
+
+A reused refresh token revokes the whole token family.
+`;
+const DECISION = `# Use JWKS for verification
+
+We verify every access token against the published JWKS. See [[signing-key-rotation]].
+`;
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+const parse = (r: ToolResult) => JSON.parse((r.content as Array<{ text: string }>)[0].text);
+
+describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
+  let svc: RunningService;
+  let db: DataSource;
+  let stop: () => Promise<void>;
+  let worker: WorkerHandle;
+  let superAdmin: Caller;
+  let admin: Caller;
+  let viewer: Caller;
+  let foreignAdmin: Caller;
+  let mcpToken: string;
+  let mcpTokenId: number;
+  const api = () => new KbClient(svc.url);
+  const url = () => new URL(`${svc.url}/mcp/kb`);
+
+  const connect = async (bearer: string, headers: Record<string, string> = {}) => {
+    const client = new Client({ name: 'kb-test-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url(), { requestInit: { headers: { authorization: `Bearer ${bearer}`, ...headers } } }));
+    return client;
+  };
+  /** One raw JSON-RPC POST, to see the HTTP status and body the SDK client would only throw. */
+  const rpc = async (body: unknown, headers: Record<string, string> = {}) => {
+    const r = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  };
+  const call = (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const issue = async (body: Record<string, unknown>, by: Caller = superAdmin) => {
+    const r = await api().call('POST', '/api/admin/mcp/tokens', { token: by.token, body });
+    expect(r.status).toBe(201);
+    return r.body as { data: { id: number; scopes: string[] }; plain_token: string };
+  };
+
+  beforeAll(async () => {
+    ({ svc, db, stop } = await startKb());
+    worker = await startWorker((await import('../src/worker.module')).WorkerModule);
+    [superAdmin, admin, viewer, foreignAdmin] = await Promise.all([
+      callerWith(svc.url, db, { email: 'root@example.com', roles: ['super-admin'] }),
+      callerWith(svc.url, db, { email: 'admin@example.com', roles: ['admin'] }),
+      callerWith(svc.url, db, { email: 'viewer@example.com', roles: ['viewer'] }),
+      callerWith(svc.url, db, { email: 'root@acme.example', tenant: 'acme', roles: ['super-admin'] }),
+    ]);
+    const ingest = await api().call('POST', '/api/kb/ingest', {
+      token: viewer.token,
+      body: {
+        documents: [
+          { project_key: 'platform', source_path: 'guides/signing-key-rotation.md', content: ROTATION },
+          { project_key: 'platform', source_path: 'guides/token-lifetimes.md', content: LIFETIMES },
+          { project_key: 'platform', source_path: 'guides/refresh-reuse.md', content: REUSE },
+          { project_key: 'platform', source_path: 'decisions/use-jwks.md', content: DECISION, metadata: { canonical_type: 'decision', canonical_status: 'accepted' } },
+        ],
+      },
+    });
+    expect(ingest.status).toBe(202);
+    const deadline = Date.now() + 15_000;
+    while ((await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`))[0].n < 4 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const issued = await issue({ label: 'Claude desktop' });
+    mcpToken = issued.plain_token;
+    mcpTokenId = issued.data.id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await stop?.();
+  });
+
+  it('issues tokens once, lists and revokes them (super-admin only)', async () => {
+    const r = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: 'CI agent', scopes: ['mcp:read'], expires_at: '2999-01-01T00:00:00Z' } });
+    expect(r.status).toBe(201);
+    expect(r.body.plain_token).toMatch(/^mcp_[0-9A-Za-z]{40,}$/);
+    expect(r.body.data).toMatchObject({ label: 'CI agent', token_last4: r.body.plain_token.slice(-4), scopes: ['mcp:read'], created_by: Number(superAdmin.id), revoked_at: null, last_used_at: null });
+    const [stored] = await db.query('SELECT token_hash, tenant_id FROM kb_mcp_tokens WHERE id = $1', [r.body.data.id]);
+    expect(stored.tenant_id).toBe('default');
+    expect(stored.token_hash).not.toContain(r.body.plain_token);
+    expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const defaults = (await api().call('GET', '/api/admin/mcp/tokens?per_page=1', { token: superAdmin.token })).body;
+    expect(defaults).toMatchObject({ current_page: 1, per_page: 1, total: 2, last_page: 2 });
+    expect(defaults.data[0]).not.toHaveProperty('plain_token');
+    expect(defaults.data[0]).not.toHaveProperty('token_hash');
+    const page2 = (await api().call('GET', '/api/admin/mcp/tokens?per_page=1&page=2', { token: superAdmin.token })).body;
+    expect(page2.data[0]).toMatchObject({ id: mcpTokenId, scopes: ['mcp:read', 'mcp:tools:propose'] });
+
+    const bad = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: '', scopes: ['mcp:admin'], expires_at: '2001-01-01T00:00:00Z' } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['expires_at', 'label', 'scopes']);
+
+    const revoked = await api().call('POST', `/api/admin/mcp/tokens/${r.body.data.id}/revoke`, { token: superAdmin.token });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revoked_at).not.toBeNull();
+    // Another tenant's token is not found from here, and its revoke is a 404.
+    expect((await api().call('POST', `/api/admin/mcp/tokens/${r.body.data.id}/revoke`, { token: foreignAdmin.token })).status).toBe(404);
+    expect((await api().call('POST', '/api/admin/mcp/tokens/abc/revoke', { token: superAdmin.token })).status).toBe(404);
+  });
+
+  it('gates the admin routes: guest 401, admin 403 on tokens and servers, viewer 403 on the audit', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/admin/mcp/tokens'],
+      ['POST', '/api/admin/mcp/tokens'],
+      ['POST', '/api/admin/mcp/tokens/1/revoke'],
+      ['GET', '/api/admin/mcp-servers'],
+      ['GET', '/api/admin/mcp-servers/enterprise-kb'],
+      ['PATCH', '/api/admin/mcp-servers/enterprise-kb/tools/kb-search'],
+    ]) {
+      const body = method === 'GET' ? undefined : {};
+      expect((await api().call(method, path, { body })).status).toBe(401);
+      expect((await api().call(method, path, { token: admin.token, body })).status).toBe(403);
+    }
+    expect((await api().call('GET', '/api/admin/mcp-tool-call-audit')).status).toBe(401);
+    expect((await api().call('GET', '/api/admin/mcp-tool-call-audit', { token: viewer.token })).status).toBe(403);
+    expect((await api().call('GET', '/api/admin/mcp-tool-call-audit', { token: admin.token })).status).toBe(200);
+    expect((await api().call('GET', '/api/admin/mcp-servers', { token: superAdmin.token })).status).toBe(200);
+  });
+
+  it('initializes as enterprise-kb 2.0.0 and lists the tools with JSON-schema inputs', async () => {
+    const client = await connect(mcpToken);
+    expect(client.getServerVersion()).toEqual({ name: 'enterprise-kb', version: '2.0.0' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'kb-document-by-slug',
+      'kb-documents-by-type',
+      'kb-graph-neighbors',
+      'kb-graph-subgraph',
+      'kb-promotion-suggest',
+      'kb-read-chunk',
+      'kb-read-document',
+      'kb-recent-changes',
+      'kb-search',
+      'kb-search-by-project',
+    ]);
+    const search = tools.find((t) => t.name === 'kb-search')!;
+    expect(search.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { limit: { type: 'integer', default: 6 } } });
+    await client.close();
+  });
+
+  it('lets a session or personal access token initialize and list, but not call a tool', async () => {
+    const client = await connect(viewer.token);
+    expect((await client.listTools()).tools).toHaveLength(10);
+    await client.close();
+    const session = await sessionOf(svc.url, viewer);
+    const listed = await session.call('POST', '/mcp/kb', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools).toHaveLength(10);
+
+    const r = await rpc(call('kb-search', { query: 'signing keys' }), { authorization: `Bearer ${viewer.token}` });
+    expect(r).toEqual({ status: 401, body: { error: 'mcp_token_required', message: expect.any(String) } });
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+    expect((await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).body).toEqual({ message: 'Unauthenticated.' });
+  });
+
+  it('searches, reads documents and chunks, and resolves slugs and types over indexed documents', async () => {
+    const client = await connect(mcpToken);
+    const found = parse(await client.callTool({ name: 'kb-search', arguments: { query: 'retiring signing key', limit: 2 } }));
+    expect(found.results.length).toBeGreaterThan(0);
+    expect(found.results.length).toBeLessThanOrEqual(2);
+    expect(found.results[0]).toMatchObject({ slug: 'signing-key-rotation', project_key: 'platform' });
+    const inOther = parse(await client.callTool({ name: 'kb-search-by-project', arguments: { project_key: 'support', query: 'retiring signing key' } }));
+    expect(inOther.results).toEqual([]);
+
+    const doc = parse(await client.callTool({ name: 'kb-read-document', arguments: { document_id: found.results[0].document_id } }));
+    expect(doc.document).toMatchObject({ id: found.results[0].document_id, project_key: 'platform', title: 'Signing key rotation', source_path: 'guides/signing-key-rotation.md', source_type: 'markdown' });
+    expect(doc.document.chunks.map((c: { chunk_order: number }) => c.chunk_order)).toEqual([0, 1]);
+    expect(doc.document.chunks[1]).toMatchObject({ heading_path: 'Signing key rotation > Retiring', chunk_text: expect.stringContaining('retiring key') });
+
+    const chunk = parse(await client.callTool({ name: 'kb-read-chunk', arguments: { chunk_id: doc.document.chunks[1].chunk_id } }));
+    expect(chunk.chunk).toMatchObject({ document_id: doc.document.id, chunk_order: 1, slug: 'signing-key-rotation' });
+    const missing = await client.callTool({ name: 'kb-read-chunk', arguments: { chunk_id: 999999 } });
+    expect(missing.isError).toBe(true);
+    expect(parse(missing).error.code).toBe('not_found');
+
+    const bySlug = parse(await client.callTool({ name: 'kb-document-by-slug', arguments: { slug: 'token-lifetimes', project_key: 'platform', include_chunks: false } }));
+    expect(bySlug.document).toMatchObject({ slug: 'token-lifetimes', title: 'Token lifetimes' });
+    expect(bySlug.document).not.toHaveProperty('chunks');
+    const decisions = parse(await client.callTool({ name: 'kb-documents-by-type', arguments: { type: 'decision', project_key: 'platform' } }));
+    expect(decisions.documents.map((d: { slug: string }) => d.slug)).toEqual(['use-jwks']);
+    const drafts = parse(await client.callTool({ name: 'kb-documents-by-type', arguments: { type: 'decision', project_key: 'platform', status_filter: 'draft' } }));
+    expect(drafts.documents).toEqual([]);
+    const recent = parse(await client.callTool({ name: 'kb-recent-changes', arguments: { limit: 3 } }));
+    expect(recent.documents).toHaveLength(3);
+    await client.close();
+  });
+
+  it('walks the document link graph', async () => {
+    const client = await connect(mcpToken);
+    const around = parse(await client.callTool({ name: 'kb-graph-neighbors', arguments: { node_uid: 'token-lifetimes', project_key: 'platform' } }));
+    expect(around.neighbors).toEqual(
+      expect.arrayContaining([
+        { uid: 'refresh-reuse', title: 'Refresh reuse', edge_type: 'links_to' },
+        { uid: 'signing-key-rotation', title: 'Signing key rotation', edge_type: 'linked_from' },
+      ]),
+    );
+    expect(around.neighbors).toHaveLength(2);
+    const outgoing = parse(await client.callTool({ name: 'kb-graph-neighbors', arguments: { node_uid: 'token-lifetimes', project_key: 'platform', edge_types: ['links_to'] } }));
+    expect(outgoing.neighbors.map((n: { uid: string }) => n.uid)).toEqual(['refresh-reuse']);
+
+    const sub = parse(await client.callTool({ name: 'kb-graph-subgraph', arguments: { seed_slug: 'use-jwks', project_key: 'platform', hops: 2 } }));
+    expect(Object.fromEntries(sub.nodes.map((n: { uid: string; hop: number }) => [n.uid, n.hop]))).toEqual({ 'use-jwks': 0, 'signing-key-rotation': 1, 'token-lifetimes': 2 });
+    expect(sub.edges).toEqual(
+      expect.arrayContaining([
+        { source: 'use-jwks', target: 'signing-key-rotation', type: 'links_to' },
+        { source: 'signing-key-rotation', target: 'token-lifetimes', type: 'links_to' },
+      ]),
+    );
+    const capped = parse(await client.callTool({ name: 'kb-graph-subgraph', arguments: { seed_slug: 'use-jwks', project_key: 'platform', hops: 3, max_nodes: 2 } }));
+    expect(capped.nodes).toHaveLength(2);
+    await client.close();
+  });
+
+  it('answers the reference errors: tool name, scope, invalid, revoked, expired, foreign tenant', async () => {
+    const auth = { authorization: `Bearer ${mcpToken}` };
+    expect(await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, auth)).toEqual({ status: 422, body: { error: 'tool_name_required', message: expect.any(String) } });
+
+    const readOnly = await issue({ label: 'read only', scopes: ['mcp:read'] });
+    const scope = await rpc(call('kb-promotion-suggest', { transcript: 'We chose JWKS.' }), { authorization: `Bearer ${readOnly.plain_token}` });
+    expect(scope).toEqual({ status: 403, body: { error: 'mcp_scope_missing', message: expect.any(String), required_scope: 'mcp:tools:propose' } });
+    const client = await connect(readOnly.plain_token);
+    await expect(client.callTool({ name: 'kb-promotion-suggest', arguments: { transcript: 'x' } })).rejects.toThrow(/mcp_scope_missing/);
+    await client.close();
+
+    expect((await rpc(call('kb-search', { query: 'keys' }), { authorization: 'Bearer mcp_not-a-real-token' })).body.error).toBe('mcp_token_invalid');
+    expect((await rpc(call('kb-search', { query: 'keys' }), { authorization: 'Bearer mcp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' })).status).toBe(401);
+
+    const revoked = await issue({ label: 'to revoke' });
+    await api().call('POST', `/api/admin/mcp/tokens/${revoked.data.id}/revoke`, { token: superAdmin.token });
+    expect(await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${revoked.plain_token}` })).toEqual({ status: 403, body: { error: 'mcp_token_revoked', message: expect.any(String) } });
+
+    const expired = await issue({ label: 'to expire' });
+    await db.query(`UPDATE kb_mcp_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.data.id]);
+    expect((await rpc(call('kb-search', { query: 'keys' }), { authorization: `Bearer ${expired.plain_token}` })).body.error).toBe('mcp_token_expired');
+
+    const mismatch = await rpc(call('kb-search', { query: 'keys' }), { ...auth, 'x-tenant-id': 'acme' });
+    expect(mismatch).toEqual({ status: 403, body: { error: 'mcp_tenant_mismatch', message: expect.any(String) } });
+
+    // A token of another tenant sees that tenant's (empty) knowledge base, never this one's.
+    const acme = await issue({ label: 'acme agent' }, foreignAdmin);
+    const foreign = await connect(acme.plain_token);
+    expect(parse(await foreign.callTool({ name: 'kb-search', arguments: { query: 'retiring signing key' } })).results).toEqual([]);
+    const [{ id: docId }] = await db.query(`SELECT id FROM kb_documents WHERE slug = 'use-jwks'`);
+    expect(parse(await foreign.callTool({ name: 'kb-read-document', arguments: { document_id: Number(docId) } })).error.code).toBe('not_found');
+    await foreign.close();
+  });
+
+  it('passes every call through the tool firewall and audits it', async () => {
+    const client = await connect(mcpToken);
+    const refused = await client.callTool({ name: 'kb-search', arguments: { query: 'signing keys', limit: 'many' } });
+    expect(refused.isError).toBe(true);
+    expect(parse(refused).error).toMatchObject({ code: 'tool_call_refused', violations: { limit: expect.any(String) } });
+    await client.callTool({ name: 'kb-search', arguments: { query: 'mail alice@example.com about signing keys' } });
+    await client.close();
+
+    const rows = await db.query(`SELECT * FROM kb_mcp_tool_call_audit WHERE tenant_id = 'default' AND token_id = $1 ORDER BY id`, [mcpTokenId]);
+    const last = rows.at(-1);
+    expect(last).toMatchObject({ tool: 'kb-search', outcome: 'ok', user_id: superAdmin.id, arguments_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(last.arguments.query).not.toContain('alice@example.com');
+    expect(rows.at(-2)).toMatchObject({ tool: 'kb-search', outcome: 'denied', reason: 'firewall:invalid_arguments' });
+
+    const denied = await api().call('GET', `/api/admin/mcp-tool-call-audit?outcome=denied&tool=kb-search&token_id=${mcpTokenId}`, { token: admin.token });
+    expect(denied.status).toBe(200);
+    expect(denied.body.data).toHaveLength(1);
+    expect(denied.body.data[0]).toMatchObject({ tool: 'kb-search', outcome: 'denied', token_id: mcpTokenId, duration_ms: expect.any(Number) });
+    const all = await api().call('GET', '/api/admin/mcp-tool-call-audit?per_page=100', { token: admin.token });
+    expect(all.body.total).toBeGreaterThanOrEqual(rows.length);
+    expect(all.body.data.every((r: { token_id: number | null }) => r.token_id !== null)).toBe(true);
+    const future = await api().call('GET', '/api/admin/mcp-tool-call-audit?from=2999-01-01', { token: admin.token });
+    expect(future.body.total).toBe(0);
+    expect((await api().call('GET', '/api/admin/mcp-tool-call-audit?outcome=maybe', { token: admin.token })).status).toBe(422);
+    // The other tenant's audit holds only its own calls.
+    const acme = await api().call('GET', '/api/admin/mcp-tool-call-audit', { token: foreignAdmin.token });
+    expect(acme.body.data.every((r: { token_id: number }) => r.token_id !== mcpTokenId)).toBe(true);
+  });
+
+  it('disables a tool for the tenant: absent from tools/list, refused at tools/call', async () => {
+    const servers = await api().call('GET', '/api/admin/mcp-servers', { token: superAdmin.token });
+    expect(servers.body.data[0]).toMatchObject({ name: 'enterprise-kb', version: '2.0.0' });
+    expect(servers.body.data[0].tools.find((t: { name: string }) => t.name === 'kb-promotion-suggest')).toMatchObject({ required_scope: 'mcp:tools:propose', enabled: true });
+
+    const off = await api().call('PATCH', '/api/admin/mcp-servers/enterprise-kb/tools/kb-recent-changes', { token: superAdmin.token, body: { enabled: false } });
+    expect(off.status).toBe(200);
+    expect(off.body.data).toMatchObject({ name: 'kb-recent-changes', enabled: false, required_scope: 'mcp:read' });
+    expect((await api().call('PATCH', '/api/admin/mcp-servers/enterprise-kb/tools/kb-recent-changes', { token: superAdmin.token, body: { enabled: 'no' } })).status).toBe(422);
+    expect((await api().call('PATCH', '/api/admin/mcp-servers/enterprise-kb/tools/kb-nothing', { token: superAdmin.token, body: { enabled: false } })).status).toBe(404);
+    expect((await api().call('PATCH', '/api/admin/mcp-servers/other/tools/kb-search', { token: superAdmin.token, body: { enabled: false } })).status).toBe(404);
+
+    const client = await connect(mcpToken);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('kb-recent-changes');
+    const refused = await client.callTool({ name: 'kb-recent-changes', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(parse(refused).error.code).toBe('tool_disabled');
+    await client.close();
+    const [audit] = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' ORDER BY id DESC LIMIT 1`);
+    expect(audit).toEqual({ outcome: 'denied', reason: 'tool_disabled' });
+
+    // Only this tenant: acme still has the tool.
+    const acme = await issue({ label: 'acme lister' }, foreignAdmin);
+    const foreign = await connect(acme.plain_token);
+    expect((await foreign.listTools()).tools.map((t) => t.name)).toContain('kb-recent-changes');
+    await foreign.close();
+
+    await api().call('PATCH', '/api/admin/mcp-servers/enterprise-kb/tools/kb-recent-changes', { token: superAdmin.token, body: { enabled: true } });
+    const again = await connect(mcpToken);
+    expect((await again.listTools()).tools.map((t) => t.name)).toContain('kb-recent-changes');
+    await again.close();
+  });
+
+  it('throttles a token at 60 calls a minute', async () => {
+    const t = await issue({ label: 'busy agent' });
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await rpc(list, { authorization: `Bearer ${t.plain_token}` })).status);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    // Another token has its own budget.
+    expect((await rpc(list, { authorization: `Bearer ${mcpToken}` })).status).toBe(200);
+  });
+});
