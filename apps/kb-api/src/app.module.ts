@@ -8,6 +8,11 @@ import { DocumentsModule } from './app/documents/documents.module';
 import { KbGuardrailsModule } from './app/guardrails/kb-guardrails.module';
 import { IngestModule } from './app/ingest/ingest.module';
 import { KbCryptoModule } from './app/kb-crypto.module';
+import { KbAdminInsightModule } from './app/admin-insight/admin-insight.module';
+import { KbAdminKnowledgeModule } from './app/admin-knowledge/admin-knowledge.module';
+import { KbAdminOperationsModule } from './app/admin-operations/admin-operations.module';
+import { KbMcpModule } from './app/mcp/mcp.module';
+import { KbWidgetModule } from './app/widget/widget.module';
 import { KbOpenApiModule } from './app/openapi.controller';
 import { KbSystemAdminModule } from './app/system-admin/system-admin.module';
 import { ConversationsModule } from './app/conversations/conversations.module';
@@ -41,6 +46,11 @@ import { migrations } from './migrations';
     ConversationsModule,
     PresetsModule,
     ChatPreferencesModule,
+    KbAdminKnowledgeModule,
+    KbAdminInsightModule,
+    KbAdminOperationsModule,
+    KbWidgetModule,
+    KbMcpModule,
   ],
 })
 export class AppModule {}

@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestMethod, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { KbAdminInsightModule } from '../src/app/admin-insight/admin-insight.module';
+import { KbAdminKnowledgeModule } from '../src/app/admin-knowledge/admin-knowledge.module';
+import { KbAdminOperationsModule } from '../src/app/admin-operations/admin-operations.module';
+import { KbMcpModule } from '../src/app/mcp/mcp.module';
+import { KbWidgetModule } from '../src/app/widget/widget.module';
 import { MembershipsController } from '../src/app/admin/memberships/memberships.controller';
 import { RolesController } from '../src/app/admin/roles/roles.controller';
 import { AdminUsersController } from '../src/app/admin/users/admin-users.controller';
@@ -13,7 +18,11 @@ import { PromotionController } from '../src/app/promotion/promotion.controller';
 import { TenantsAdminController } from '../src/app/system-admin/tenants-admin.controller';
 import { startKb } from './kb-test-env';
 
-/** The controllers the document covers: authentication, the accounts admin surfaces, system-admin, promotion and notifications. */
+/** Every controller a module declares (a module adding a controller must document it). */
+const controllersOf = (...modules: Type<unknown>[]): Type<unknown>[] =>
+  modules.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type<unknown>[] | undefined) ?? []);
+
+/** The controllers the document covers: authentication, the accounts admin surfaces, system-admin, promotion, notifications, the widget, MCP and the admin areas. */
 const DOCUMENTED = [
   AuthController,
   AdminUsersController,
@@ -23,6 +32,7 @@ const DOCUMENTED = [
   KbOpenApiController,
   PromotionController,
   NotificationsController,
+  ...controllersOf(KbAdminKnowledgeModule, KbAdminInsightModule, KbAdminOperationsModule, KbWidgetModule, KbMcpModule),
 ];
 
 const join2 = (a: string, b: string) =>

@@ -1,3 +1,8 @@
+import { ADMIN_INSIGHT_PATHS, ADMIN_INSIGHT_SCHEMAS } from './admin-insight/admin-insight.openapi';
+import { ADMIN_KNOWLEDGE_PATHS, ADMIN_KNOWLEDGE_SCHEMAS } from './admin-knowledge/admin-knowledge.openapi';
+import { ADMIN_OPERATIONS_PATHS, ADMIN_OPERATIONS_SCHEMAS } from './admin-operations/admin-operations.openapi';
+import { MCP_PATHS, MCP_SCHEMAS } from './mcp/mcp.openapi';
+import { WIDGET_PATHS, WIDGET_SCHEMAS } from './widget/widget.openapi';
 import { MEMBERSHIP_ROLES, MEMBERSHIP_SCOPES } from './admin/memberships/memberships.repository';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './admin/pagination';
 import { PERMISSIONS, ROLES } from './identity/rbac';
@@ -573,6 +578,11 @@ export const KB_OPENAPI = {
     },
     ...PROMOTION_PATHS,
     ...NOTIFICATION_PATHS,
+    ...ADMIN_KNOWLEDGE_PATHS,
+    ...ADMIN_INSIGHT_PATHS,
+    ...ADMIN_OPERATIONS_PATHS,
+    ...WIDGET_PATHS,
+    ...MCP_PATHS,
   },
   components: {
     securitySchemes: {
@@ -705,6 +715,11 @@ export const KB_OPENAPI = {
       },
       ...PROMOTION_SCHEMAS,
       ...NOTIFICATION_SCHEMAS,
+      ...ADMIN_KNOWLEDGE_SCHEMAS,
+      ...ADMIN_INSIGHT_SCHEMAS,
+      ...ADMIN_OPERATIONS_SCHEMAS,
+      ...WIDGET_SCHEMAS,
+      ...MCP_SCHEMAS,
     },
   },
 };

@@ -3,6 +3,18 @@ import { KbIdentity1763940000000 } from './1763940000000-identity';
 import { KbDocuments1763950000000 } from './1763950000000-documents';
 import { KbPromotionConversations1764000000000 } from './1764000000000-promotion-conversations';
 import { KbCollectionsFeedback1764010000000 } from './1764010000000-collections-feedback';
+import { KbWidget1764100000000 } from './1764100000000-widget';
+import { KbMcp1764110000000 } from './1764110000000-mcp';
+import { KbAdminKnowledge1764120000000 } from './1764120000000-admin-knowledge';
+import { KbAdminInsight1764130000000 } from './1764130000000-admin-insight';
+import { KbAdminOperations1764140000000 } from './1764140000000-admin-operations';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
-export const migrations = [InitialSchema1763800000000, KbIdentity1763940000000, KbDocuments1763950000000, KbPromotionConversations1764000000000, KbCollectionsFeedback1764010000000];
+export const migrations = [
+  InitialSchema1763800000000, KbIdentity1763940000000, KbDocuments1763950000000, KbPromotionConversations1764000000000, KbCollectionsFeedback1764010000000,
+  KbWidget1764100000000,
+  KbMcp1764110000000,
+  KbAdminKnowledge1764120000000,
+  KbAdminInsight1764130000000,
+  KbAdminOperations1764140000000,
+];

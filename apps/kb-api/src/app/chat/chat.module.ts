@@ -7,6 +7,6 @@ import { ChatService } from './chat.service';
 @Module({
   controllers: [ChatController],
   providers: [RetrievalService, AnswerProvider, ChatService],
-  exports: [RetrievalService],
+  exports: [RetrievalService, ChatService],
 })
 export class ChatModule {}
