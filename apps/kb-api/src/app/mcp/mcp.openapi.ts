@@ -1,3 +1,197 @@
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../admin/pagination';
+import { KB_SERVER, MCP_SCOPES } from './mcp-scopes';
+import { MCP_CALLS_PER_MINUTE } from './server/mcp-auth.guard';
+
 /** OpenAPI paths and schemas of KbMcpModule, merged into the kb-api document by ../openapi.ts. */
-export const MCP_PATHS: Record<string, object> = {};
-export const MCP_SCHEMAS: Record<string, object> = {};
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const answer = (description: string, schema: object) => ({ description, content: json(schema) });
+const dateTime = { type: 'string', format: 'date-time' };
+const nullableDate = { oneOf: [dateTime, { type: 'null' }] };
+const nullableInt = { oneOf: [{ type: 'integer' }, { type: 'null' }] };
+const pageOf = (item: string) => ({
+  type: 'object',
+  properties: {
+    data: { type: 'array', items: ref(item) },
+    current_page: { type: 'integer' },
+    per_page: { type: 'integer' },
+    total: { type: 'integer' },
+    last_page: { type: 'integer' },
+  },
+});
+const paging = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } },
+];
+const coded = (description: string) => answer(description, ref('Error'));
+
+const unauthenticated = answer('Guest `{message: "Unauthenticated."}`', ref('Message'));
+const forbidden = answer('Not allowed by the gate `{message}`', ref('Message'));
+const gated = { '401': unauthenticated, '403': forbidden };
+const invalid = answer('Validation failed `{message, errors}` naming the field', ref('ValidationError'));
+const idParam = { name: 'id', in: 'path', required: true, description: 'MCP token id', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } };
+const serverParam = { name: 'server', in: 'path', required: true, description: `MCP server name (\`${KB_SERVER.name}\`)`, schema: { type: 'string' } };
+const toolParam = { name: 'tool', in: 'path', required: true, description: 'Tool name, e.g. kb-search', schema: { type: 'string' } };
+const notAllowed = { '405': answer('The server is stateless: no stream, no session (`Allow: POST`)', ref('McpJsonRpcResponse')) };
+
+export const MCP_PATHS: Record<string, object> = {
+  '/mcp/kb': {
+    post: {
+      summary: `The ${KB_SERVER.name} ${KB_SERVER.version} MCP server: JSON-RPC over streamable HTTP (initialize, tools/list, tools/call)`,
+      description: [
+        'Stateless: no Mcp-Session-Id; send `Accept: application/json, text/event-stream`.',
+        'Authentication: `Authorization: Bearer mcp_…` (a tenant MCP token; the caller acts in the token\'s tenant),',
+        'or a personal access token / session, which may initialize and list tools only.',
+        'Every tools/call needs a tenant MCP token carrying the tool\'s scope, passes the guardrails tool firewall and is audited.',
+        `Throttle: ${MCP_CALLS_PER_MINUTE} requests a minute per token.`,
+      ].join(' '),
+      requestBody: { required: true, content: json({ oneOf: [ref('McpJsonRpcRequest'), { type: 'array', items: ref('McpJsonRpcRequest') }] }) },
+      responses: {
+        '200': answer('JSON-RPC result; a tool result is `{content:[{type:"text", text:"<JSON>"}], isError?}`', ref('McpJsonRpcResponse')),
+        '202': { description: 'A notification (no id) was accepted' },
+        '401': coded('`{message:"Unauthenticated."}` without a credential; `{error: mcp_token_required | mcp_token_invalid, message}`'),
+        '403': coded('`{error: mcp_token_revoked | mcp_token_expired | mcp_tenant_mismatch | tenant_suspended | csrf_token_mismatch, message}`, or `{error:"mcp_scope_missing", message, required_scope}`'),
+        '422': coded('`{error:"tool_name_required", message}`: a tools/call without params.name'),
+        '429': answer('Throttled `{message}` with Retry-After', ref('Message')),
+      },
+    },
+    get: { summary: 'No server-to-client stream (stateless server)', responses: notAllowed },
+    delete: { summary: 'No session to end (stateless server)', responses: notAllowed },
+  },
+  '/api/admin/mcp/tokens': {
+    get: {
+      summary: "The active tenant's MCP tokens, newest first (`can:manageMcpTools`)",
+      parameters: paging,
+      responses: { '200': answer('A page', pageOf('McpToken')), '422': invalid, ...gated },
+    },
+    post: {
+      summary: 'Issues a tenant MCP token; the secret is in the answer only (`can:manageMcpTools`)',
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['label'],
+          properties: {
+            label: { type: 'string', maxLength: 120 },
+            expires_at: { type: 'string', format: 'date-time', description: 'In the future; none = no expiry' },
+            scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: MCP_SCOPES }, description: `Default: ${MCP_SCOPES.join(', ')}` },
+          },
+        }),
+      },
+      responses: {
+        '201': answer('Issued', { type: 'object', properties: { data: ref('McpToken'), plain_token: { type: 'string', pattern: '^mcp_', description: 'Shown once' } } }),
+        '422': invalid,
+        ...gated,
+      },
+    },
+  },
+  '/api/admin/mcp/tokens/{id}/revoke': {
+    post: {
+      summary: 'Revokes a token at once; revoking again keeps the first time (`can:manageMcpTools`)',
+      parameters: [idParam],
+      responses: { '200': answer('Revoked', { type: 'object', properties: { data: ref('McpToken') } }), '404': coded('Unknown or another tenant\'s token'), ...gated },
+    },
+  },
+  '/api/admin/mcp-servers': {
+    get: {
+      summary: "The tenant's MCP servers with their tools, required scopes and enabled flags (`can:manageMcpTools`)",
+      responses: { '200': answer('Servers', { type: 'object', properties: { data: { type: 'array', items: ref('McpServer') } } }), ...gated },
+    },
+  },
+  '/api/admin/mcp-servers/{server}': {
+    get: {
+      summary: 'One MCP server (`can:manageMcpTools`)',
+      parameters: [serverParam],
+      responses: { '200': answer('Server', { type: 'object', properties: { data: ref('McpServer') } }), '404': coded('Unknown server'), ...gated },
+    },
+  },
+  '/api/admin/mcp-servers/{server}/tools/{tool}': {
+    patch: {
+      summary: 'Enables or disables a tool for the tenant: a disabled tool is absent from tools/list and refused at tools/call (`can:manageMcpTools`)',
+      parameters: [serverParam, toolParam],
+      requestBody: { required: true, content: json({ type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' } } }) },
+      responses: { '200': answer('The tool', { type: 'object', properties: { data: ref('McpTool') } }), '404': coded('Unknown server or tool'), '422': invalid, ...gated },
+    },
+  },
+  '/api/admin/mcp-tool-call-audit': {
+    get: {
+      summary: "The tenant's tools/call audit, newest first (`can:viewMcpAudit`)",
+      parameters: [
+        ...paging,
+        { name: 'tool', in: 'query', schema: { type: 'string' } },
+        { name: 'outcome', in: 'query', schema: { enum: ['ok', 'denied', 'error'] } },
+        { name: 'token_id', in: 'query', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+        { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive; a date or a date-time' },
+        { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Inclusive; a date covers its whole day' },
+      ],
+      responses: { '200': answer('A page', pageOf('McpToolCallAudit')), '422': invalid, ...gated },
+    },
+  },
+};
+
+export const MCP_SCHEMAS: Record<string, object> = {
+  McpJsonRpcRequest: {
+    type: 'object',
+    required: ['jsonrpc', 'method'],
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+      method: { type: 'string', examples: ['initialize', 'tools/list', 'tools/call'] },
+      params: { type: 'object', description: 'tools/call: `{name, arguments}`' },
+    },
+  },
+  McpJsonRpcResponse: {
+    type: 'object',
+    properties: { jsonrpc: { const: '2.0' }, id: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }, result: { type: 'object' }, error: { type: 'object' } },
+  },
+  McpToken: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      label: { type: 'string' },
+      token_last4: { type: 'string' },
+      scopes: { type: 'array', items: { enum: MCP_SCOPES } },
+      created_by: nullableInt,
+      last_used_at: nullableDate,
+      expires_at: nullableDate,
+      revoked_at: nullableDate,
+      created_at: dateTime,
+    },
+  },
+  McpTool: {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      description: { type: 'string' },
+      required_scope: { enum: MCP_SCOPES },
+      enabled: { type: 'boolean' },
+      input_schema: { type: 'object', description: 'JSON schema of the arguments' },
+    },
+  },
+  McpServer: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', examples: [KB_SERVER.name] },
+      version: { type: 'string' },
+      transport: { const: 'streamable-http' },
+      endpoint: { type: 'string' },
+      builtin: { type: 'boolean' },
+      tools: { type: 'array', items: ref('McpTool') },
+    },
+  },
+  McpToolCallAudit: {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      token_id: nullableInt,
+      user_id: nullableInt,
+      tool: { type: 'string' },
+      arguments_hash: { type: 'string', description: 'sha256 of the arguments as canonical JSON' },
+      arguments: { type: 'object', description: 'The arguments with personal data masked and long text cut' },
+      outcome: { enum: ['ok', 'denied', 'error'] },
+      reason: { oneOf: [{ type: 'string' }, { type: 'null' }], description: 'e.g. tool_disabled, firewall:invalid_arguments, not_found' },
+      duration_ms: { type: 'integer' },
+      created_at: dateTime,
+    },
+  },
+};
