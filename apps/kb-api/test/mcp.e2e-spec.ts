@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startWorker, WorkerHandle } from '@platform/runtime';
-import { RunningService } from '@platform/testing';
+import { FakeOpenAiServer, RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { Caller, callerWith, sessionOf } from './admin-support';
 import { KbClient } from './kb-fixtures';
@@ -42,6 +42,7 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
   let foreignAdmin: Caller;
   let mcpToken: string;
   let mcpTokenId: number;
+  const llm = new FakeOpenAiServer();
   const api = () => new KbClient(svc.url);
   const url = () => new URL(`${svc.url}/mcp/kb`);
 
@@ -68,7 +69,8 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
   };
 
   beforeAll(async () => {
-    ({ svc, db, stop } = await startKb());
+    await llm.start();
+    ({ svc, db, stop } = await startKb({ KB_PROMOTION_ENABLED: 'true', KB_CHAT_PROVIDER: 'openai', KB_LLM_BASE_URL: llm.url, KB_LLM_MODEL: 'test-model', KB_LLM_TIMEOUT_MS: '2000' }));
     worker = await startWorker((await import('../src/worker.module')).WorkerModule);
     [superAdmin, admin, viewer, foreignAdmin] = await Promise.all([
       callerWith(svc.url, db, { email: 'root@example.com', roles: ['super-admin'] }),
@@ -100,6 +102,7 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
   afterAll(async () => {
     await worker?.close();
     await stop?.();
+    await llm.stop();
   });
 
   it('issues tokens once, lists and revokes them (super-admin only)', async () => {
@@ -216,6 +219,21 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     const recent = parse(await client.callTool({ name: 'kb-recent-changes', arguments: { limit: 3 } }));
     expect(recent.documents).toHaveLength(3);
     await client.close();
+  });
+
+  it('suggests promotion candidates through the promotion suggester (scope mcp:tools:propose)', async () => {
+    llm.reply({ content: JSON.stringify({ candidates: [{ type: 'decision', slug_proposal: 'Verify With JWKS', title_proposal: 'Verify tokens with the JWKS', reason: 'Settled in the thread.', related: ['[[signing-key-rotation]]'] }] }) });
+    const client = await connect(mcpToken);
+    const r = parse(await client.callTool({ name: 'kb-promotion-suggest', arguments: { transcript: 'ann: we verify with the JWKS now', project_key: 'platform', existing_slugs: ['use-jwks'] } }));
+    expect(r).toEqual({ candidates: [{ type: 'decision', slug_proposal: 'verify-with-jwks', title_proposal: 'Verify tokens with the JWKS', reason: 'Settled in the thread.', related: ['signing-key-rotation'] }] });
+    expect(JSON.stringify(llm.calls.at(-1)!.body)).toContain('we verify with the JWKS now');
+    llm.reply({ status: 500 });
+    const down = await client.callTool({ name: 'kb-promotion-suggest', arguments: { transcript: 'again' } });
+    expect(down.isError).toBe(true);
+    expect(parse(down).error.code).toBe('llm_unavailable');
+    await client.close();
+    const [audit] = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-promotion-suggest' ORDER BY id DESC LIMIT 1`);
+    expect(audit).toEqual({ outcome: 'error', reason: 'llm_unavailable' });
   });
 
   it('walks the document link graph', async () => {

@@ -11,7 +11,7 @@ import { defineTool, KbTool, ToolContext, ToolNotFound } from './kb-tool';
 import { McpKnowledgeRepository } from './mcp-knowledge.repository';
 
 const EDGE_TYPES = ['links_to', 'linked_from'] as const;
-const projectKey = z.string().trim().min(1).max(100).describe('Project key, e.g. "platform"');
+const projectKey = z.string().trim().min(1).max(120).describe('Project key, e.g. "platform"');
 const slug = z.string().trim().min(1).max(200);
 const rowId = z.number().int().min(1);
 const query = z.string().trim().min(2).max(500).describe('What to look for, in natural language or keywords');
@@ -169,9 +169,10 @@ export class KbToolCatalogue {
         description: 'Propose knowledge-base documents worth writing from a conversation transcript.',
         scope: 'mcp:tools:propose',
         input: z.object({
-          transcript: z.string().trim().min(1).max(100_000),
+          // The limits of POST /api/kb/promotion/suggest.
+          transcript: z.string().trim().min(1).max(50_000),
           project_key: projectKey.optional(),
-          existing_slugs: z.array(z.string().max(200)).max(500).optional(),
+          existing_slugs: z.array(z.string().max(200)).max(1000).optional(),
         }),
         run: async (_ctx, a) => {
           if (!this.promotionEnabled) throw new KbError(503, 'promotion_disabled', 'Promotion is disabled on this installation.');
