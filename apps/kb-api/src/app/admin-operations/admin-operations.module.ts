@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '@platform/contracts';
+import { ChatModule } from '../chat/chat.module';
 import { documentStorageProvider } from '../ingest/document-storage.provider';
 import { DocumentsRepository } from '../ingest/documents.repository';
 import { IngestService } from '../ingest/ingest.service';
@@ -11,6 +12,12 @@ import { ConnectorSyncService } from './connectors/connector-sync.service';
 import { ConnectorsController } from './connectors/connectors.controller';
 import { ConnectorsRepository } from './connectors/connectors.repository';
 import { ConnectorsService } from './connectors/connectors.service';
+import { TabularReviewsController } from './tabular-reviews/tabular-reviews.controller';
+import { TabularReviewsRepository } from './tabular-reviews/tabular-reviews.repository';
+import { TabularReviewsService } from './tabular-reviews/tabular-reviews.service';
+import { WorkflowsController } from './workflows/workflows.controller';
+import { WorkflowsRepository } from './workflows/workflows.repository';
+import { WorkflowsService } from './workflows/workflows.service';
 
 /**
  * Admin surfaces that act: maintenance commands, connectors, tabular reviews and workflows. Work
@@ -18,8 +25,21 @@ import { ConnectorsService } from './connectors/connectors.service';
  * (IngestModule.api() does not export IngestService, so it is provided here from the same class).
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.kbIngest })],
-  controllers: [CommandsController, ConnectorsController],
-  providers: [documentStorageProvider, DocumentsRepository, IngestService, CommandsService, ConnectorSettings, ConnectorsRepository, ConnectorSyncService, ConnectorsService],
+  imports: [BullModule.registerQueue({ name: QUEUES.kbIngest }), ChatModule],
+  controllers: [CommandsController, ConnectorsController, TabularReviewsController, WorkflowsController],
+  providers: [
+    documentStorageProvider,
+    DocumentsRepository,
+    IngestService,
+    CommandsService,
+    ConnectorSettings,
+    ConnectorsRepository,
+    ConnectorSyncService,
+    ConnectorsService,
+    TabularReviewsRepository,
+    TabularReviewsService,
+    WorkflowsRepository,
+    WorkflowsService,
+  ],
 })
 export class KbAdminOperationsModule {}
