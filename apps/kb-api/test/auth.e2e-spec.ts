@@ -98,8 +98,17 @@ describe('kb-api /api/auth', () => {
       const [row] = await db.query(`SELECT name, abilities, token_hash, expires_at - created_at AS lifetime FROM kb_personal_access_tokens ORDER BY id DESC LIMIT 1`);
       expect(row).toMatchObject({ name: 'laptop', abilities: ['kb:read', 'kb:chat'], lifetime: { days: 30 } });
       expect(row.token_hash).not.toContain(r.body.token.slice(4));
+      const [unused] = await db.query(`SELECT last_used_at FROM kb_personal_access_tokens ORDER BY id DESC LIMIT 1`);
+      expect(unused.last_used_at).toBeNull();
       const me = await client().call('GET', '/api/auth/me', { token: r.body.token });
       expect(me.body).toMatchObject({ user: { email: 'Tok@Example.com' }, auth: { kind: 'token', abilities: ['kb:read', 'kb:chat'] } });
+      // Use is recorded off the request path (for access reviews): it lands right after the answer.
+      let used: { last_used_at: Date | null } = { last_used_at: null };
+      for (let i = 0; i < 40 && !used.last_used_at; i++) {
+        await new Promise((done) => setTimeout(done, 50));
+        [used] = await db.query(`SELECT last_used_at FROM kb_personal_access_tokens ORDER BY id DESC LIMIT 1`);
+      }
+      expect(used.last_used_at).toBeInstanceOf(Date);
     });
 
     it('validates device_name, answers 422 on wrong credentials and 429 after five failures', async () => {

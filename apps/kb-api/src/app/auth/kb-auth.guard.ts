@@ -136,6 +136,7 @@ export class KbAuthGuard implements CanActivate {
     if (!row) return null;
     const user = await this.users.findById(row.user_id);
     if (!user?.active) return null;
+    this.tokens.markUsed(row.id);
     return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id };
   }
 
@@ -143,6 +144,7 @@ export class KbAuthGuard implements CanActivate {
     const identity = await this.tokenIdentities.resolve(token);
     if (!identity) return null;
     const { token: row, user, authorization } = identity;
+    this.tokens.markUsed(row.id);
     return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id, homeAuthorization: authorization };
   }
 

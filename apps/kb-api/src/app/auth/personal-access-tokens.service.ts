@@ -18,9 +18,15 @@ export interface TokenRow {
   expires_at: Date;
 }
 
+/** last_used_at is a hint for access reviews, not a log: one write a minute per token is plenty. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** Personal access tokens (`kbp_…`): shown once, stored as a keyed hash, 30-day expiry. */
 @Injectable()
 export class PersonalAccessTokensService {
+  /** When this process last wrote each token's last_used_at (keeps the hot path free of writes). */
+  private readonly lastMarked = new Map<string, number>();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly hasher: SecretHasher,
@@ -55,6 +61,20 @@ export class PersonalAccessTokensService {
       [key],
     );
     return row ?? null;
+  }
+
+  /**
+   * Records that a token was used, at most once a minute per token (the SQL guard covers the other
+   * replicas). Never awaited by a request: a failed write costs an access review a minute of detail.
+   */
+  markUsed(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastMarked.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    if (this.lastMarked.size > 10_000) this.lastMarked.clear();
+    this.lastMarked.set(id, now);
+    this.db
+      .query(`UPDATE kb_personal_access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [id])
+      .catch(() => this.lastMarked.delete(id));
   }
 
   async revoke(id: string): Promise<void> {
