@@ -26,7 +26,7 @@ export function defineTool<S extends z.ZodObject>(t: {
   run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
 }): KbTool {
   const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
-  return { ...t, inputSchema, run: (ctx, args) => t.run(ctx, t.input.parse(args)) };
+  return { ...t, inputSchema, run: async (ctx, args) => t.run(ctx, t.input.parse(args)) };
 }
 
 /** A tool's answer for a missing row, mapped to a tool error result by the runner. */
