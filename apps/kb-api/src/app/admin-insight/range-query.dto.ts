@@ -1,14 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsISO8601, IsOptional, Matches } from 'class-validator';
-import { PageQueryDto } from '../admin/pagination';
-
-/** Query booleans as the SPA sends them: true/false or 1/0; anything else stays a string and fails. */
-export const queryBoolean = () =>
-  Transform(({ value }) => {
-    if (value === 'true' || value === '1') return true;
-    if (value === 'false' || value === '0') return false;
-    return value;
-  });
+import { PageQueryDto, queryBoolean } from '../admin/pagination';
 
 /** A user id filter (`?user=` / `?actor=`): a row id, checked before it reaches a bigint cast. */
 export const IsUserId = (field: string) =>

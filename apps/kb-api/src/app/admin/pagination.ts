@@ -4,6 +4,14 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
 
+/** Query booleans as the SPA sends them: true/false or 1/0; anything else stays a string and fails. */
+export const queryBoolean = () =>
+  Transform(({ value }) => {
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    return value;
+  });
+
 /** `?page=&per_page=&search=` of the admin lists (query strings become numbers here, strictly). */
 export class PageQueryDto {
   @IsOptional()

@@ -37,8 +37,12 @@ export interface PiiRedaction {
   byDetector: Record<string, number>;
 }
 
-/** Overlapping findings: the one starting first wins; at the same start, the longer one. */
-function nonOverlapping(findings: PiiFinding[]): PiiFinding[] {
+/**
+ * Every detector's findings in text order, without overlaps (a phone number inside an IBAN): the
+ * one starting first wins; at the same start, the longer one.
+ */
+export function findPii(text: string, detectors: readonly PiiDetector[] = DEFAULT_PII_DETECTORS): PiiFinding[] {
+  const findings = detectors.flatMap((d) => d.find(text));
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: PiiFinding[] = [];
   let end = -1;
@@ -54,7 +58,7 @@ function nonOverlapping(findings: PiiFinding[]): PiiFinding[] {
 /** Finds PII with every detector and replaces each finding; counts per detector. */
 export function redactPii(text: string, options: PiiRedactionOptions = {}): PiiRedaction {
   const detectors = options.detectors ?? DEFAULT_PII_DETECTORS;
-  const findings = nonOverlapping(detectors.flatMap((d) => d.find(text)));
+  const findings = findPii(text, detectors);
   const byDetector: Record<string, number> = {};
   let out = '';
   let at = 0;

@@ -1,4 +1,4 @@
-import { DEFAULT_PII_DETECTORS, PiiFinding } from '@platform/guardrails';
+import { DEFAULT_PII_DETECTORS, findPii } from '@platform/guardrails';
 
 export const PII_ACTIONS = ['keep', 'mask', 'tokenize'] as const;
 export type PiiAction = (typeof PII_ACTIONS)[number];
@@ -36,21 +36,9 @@ export const TOKEN_PLACEHOLDER =
 /** The same text as the guardrails redactor's mask strategy writes. */
 export const maskPlaceholder = (detector: string) => `[REDACTED:${detector}]`;
 
-/** Overlapping findings (a phone number inside an IBAN): the earliest wins, then the longest. */
-function firstOfOverlaps(findings: PiiFinding[]): PiiFinding[] {
-  const kept: PiiFinding[] = [];
-  let end = -1;
-  for (const f of [...findings].sort((a, b) => a.start - b.start || b.end - a.end)) {
-    if (f.start < end) continue;
-    kept.push(f);
-    end = f.end;
-  }
-  return kept;
-}
-
 /** Applies the per-detector actions to one text; tokenized values come back for encryption at rest. */
 export function protectText(text: string, actions: PiiActions, newId: () => string): ProtectedText {
-  const findings = firstOfOverlaps(DEFAULT_PII_DETECTORS.flatMap((d) => d.find(text)));
+  const findings = findPii(text);
   const hits: Record<string, number> = {};
   const tokens: PiiToken[] = [];
   let out = '';

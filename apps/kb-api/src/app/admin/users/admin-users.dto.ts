@@ -13,19 +13,11 @@ import {
   MinLength,
 } from 'class-validator';
 import { Role, ROLES } from '../../identity/rbac';
-import { PageQueryDto } from '../pagination';
+import { PageQueryDto, queryBoolean } from '../pagination';
 
 const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const EMAIL = { require_tld: false };
 const ROLE_LIST = `The selected roles are invalid (one of ${ROLES.join(', ')}).`;
-
-/** Query booleans as the SPA sends them: true/false or 1/0; anything else stays a string and fails. */
-const queryBoolean = () =>
-  Transform(({ value }) => {
-    if (value === 'true' || value === '1') return true;
-    if (value === 'false' || value === '0') return false;
-    return value;
-  });
 
 export class ListUsersQueryDto extends PageQueryDto {
   @IsOptional()
