@@ -11,7 +11,8 @@ export interface CommandContext {
   db: DataSource;
   tenantId: string;
   storage: LocalDocumentStorage;
-  ingestQueue: Queue<IngestJobData>;
+  /** Null outside the API (a scheduled CLI run): commands that dispatch jobs refuse to run there. */
+  ingestQueue: Queue<IngestJobData> | null;
   /** Unique per run: names the jobs a run dispatches, so a second run is never deduplicated away. */
   runKey: string;
 }
@@ -140,6 +141,8 @@ export const MAINTENANCE_COMMANDS: readonly MaintenanceCommand[] = [
     params: [{ name: 'project_key', type: 'string', description: 'The project to reindex', required: true, maxLength: 120 }],
     preview: async (ctx, p) => ({ ingest_jobs: await count(ctx, `kb_documents WHERE ${REINDEXABLE}`, [ctx.tenantId, p.project_key]) }),
     run: async (ctx, p) => {
+      const queue = ctx.ingestQueue;
+      if (!queue) throw new Error('reindex-project dispatches ingest jobs: run it through the admin API');
       // Forgetting the indexed hash makes the indexer redo the current version instead of
       // answering "unchanged"; the status stays, so retrieval keeps serving the old chunks until the swap.
       const docs = await queryRows<{ id: string; pending_hash: string }>(
@@ -148,7 +151,7 @@ export const MAINTENANCE_COMMANDS: readonly MaintenanceCommand[] = [
         [ctx.tenantId, p.project_key],
       );
       for (let i = 0; i < docs.length; i += 500) {
-        await ctx.ingestQueue.addBulk(
+        await queue.addBulk(
           docs.slice(i, i + 500).map((d) => ({
             name: JOBS.ingestDocument,
             data: { tenantId: ctx.tenantId, documentId: d.id, hash: d.pending_hash },
