@@ -2,7 +2,7 @@ import { JOBS } from '@platform/contracts';
 import { queryRows } from '@platform/database';
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import type { LocalDocumentStorage } from '../../ingest/document-storage';
+import type { DocumentStorage } from '../../ingest/document-storage';
 import type { IngestJobData } from '../../ingest/ingest.service';
 import { ParamSpec, ParamValues } from './command-params';
 
@@ -10,7 +10,7 @@ import { ParamSpec, ParamValues } from './command-params';
 export interface CommandContext {
   db: DataSource;
   tenantId: string;
-  storage: LocalDocumentStorage;
+  storage: DocumentStorage;
   /** Null outside the API (a scheduled CLI run): commands that dispatch jobs refuse to run there. */
   ingestQueue: Queue<IngestJobData> | null;
   /** Unique per run: names the jobs a run dispatches, so a second run is never deduplicated away. */

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { pageWindow, toPage } from '../../admin/pagination';
 import type { KbPrincipal } from '../../auth/kb-principal';
 import { KbError, KbMessage, KbValidationError } from '../../errors/kb-errors';
-import { LocalDocumentStorage } from '../../ingest/document-storage';
+import { DocumentStorage } from '../../ingest/document-storage';
 import type { IngestJobData } from '../../ingest/ingest.service';
 import { commandNamed, MAINTENANCE_COMMANDS, MaintenanceCommand } from './command-catalogue';
 import { ParamValues, validateParams } from './command-params';
@@ -27,7 +27,7 @@ export class CommandsService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly storage: LocalDocumentStorage,
+    private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly ingestQueue: Queue<IngestJobData>,
   ) {
     this.runs = new CommandRunsRepository(db);

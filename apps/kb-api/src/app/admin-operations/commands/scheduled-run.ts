@@ -1,6 +1,6 @@
 import { queryRows } from '@platform/database';
 import type { DataSource } from 'typeorm';
-import type { LocalDocumentStorage } from '../../ingest/document-storage';
+import type { DocumentStorage } from '../../ingest/document-storage';
 import { commandNamed } from './command-catalogue';
 import { CommandRunner } from './command-runner';
 import { CommandRunsRepository } from './command-runs.repository';
@@ -20,7 +20,7 @@ export interface ScheduledOutcome {
  * history as trigger "schedule" (what scheduler-status reads). A failure in one tenant does not
  * stop the others.
  */
-export async function runScheduledCommand(db: DataSource, storage: LocalDocumentStorage, name: string): Promise<ScheduledOutcome[]> {
+export async function runScheduledCommand(db: DataSource, storage: DocumentStorage, name: string): Promise<ScheduledOutcome[]> {
   const schedule = COMMAND_SCHEDULES.find((s) => s.command === name);
   const command = commandNamed(name);
   if (!schedule || !command) throw new Error(`no scheduled command "${name}" (one of ${COMMAND_SCHEDULES.map((s) => s.command).join(', ')})`);

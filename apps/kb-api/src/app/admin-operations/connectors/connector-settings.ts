@@ -19,6 +19,8 @@ export const CONNECTOR_LIMITS = {
   maxPageBytes: 2 * 1024 * 1024,
   fetchTimeoutMs: 10_000,
   maxRedirects: 3,
+  /** A sync stops reading its source after this long; the rest waits for the next sync. */
+  maxSyncMs: 120_000,
 } as const;
 
 /**

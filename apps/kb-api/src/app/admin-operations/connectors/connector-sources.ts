@@ -45,7 +45,14 @@ export async function* readDirectory(dir: string): AsyncGenerator<SourceItem> {
   const pending = [''];
   while (pending.length) {
     const rel = pending.shift()!;
-    const entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    let entries;
+    try {
+      entries = (await readdir(path.join(dir, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    } catch (e) {
+      // An unreadable folder fails alone; the rest of the tree is still read.
+      yield { sourcePath: rel || '.', error: `cannot read the folder: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      continue;
+    }
     for (const e of entries) {
       if (e.name.startsWith('.') || e.isSymbolicLink()) continue;
       const relPath = rel ? `${rel}/${e.name}` : e.name;
@@ -65,10 +72,14 @@ export async function* readDirectory(dir: string): AsyncGenerator<SourceItem> {
         continue;
       }
       const file = path.join(dir, relPath);
-      const { size } = await lstat(file);
-      if (size > CONNECTOR_LIMITS.maxFileBytes) yield { sourcePath, error: `larger than ${CONNECTOR_LIMITS.maxFileBytes} bytes` };
-      else if (size === 0) yield { sourcePath, error: 'empty file' };
-      else yield { sourcePath, mimeType, bytes: await readFile(file), origin: `file:${relPath}` };
+      try {
+        const { size } = await lstat(file);
+        if (size > CONNECTOR_LIMITS.maxFileBytes) yield { sourcePath, error: `larger than ${CONNECTOR_LIMITS.maxFileBytes} bytes` };
+        else if (size === 0) yield { sourcePath, error: 'empty file' };
+        else yield { sourcePath, mimeType, bytes: await readFile(file), origin: `file:${relPath}` };
+      } catch (e) {
+        yield { sourcePath, error: `cannot read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      }
     }
   }
 }
@@ -85,13 +96,19 @@ export function sourcePathOfUrl(raw: string): string | null {
 /** The pages of a web connector, fetched one by one under the address policy and the caps. */
 export async function* fetchUrls(urls: string[], policy: AddressPolicy): AsyncGenerator<SourceItem> {
   for (const url of urls) {
-    const sourcePath = sourcePathOfUrl(url) ?? url;
+    const sourcePath = sourcePathOfUrl(url);
+    if (!sourcePath) {
+      yield { sourcePath: url, error: 'the URL cannot be a document path' };
+      continue;
+    }
     try {
       const page = await fetchPage(url, policy, { maxBytes: CONNECTOR_LIMITS.maxPageBytes, timeoutMs: CONNECTOR_LIMITS.fetchTimeoutMs, maxRedirects: CONNECTOR_LIMITS.maxRedirects });
-      const type = sourceTypeOf(page.contentType || 'text/html');
-      if (!type || type === 'pdf' || type === 'docx') yield { sourcePath, error: `unsupported content type ${page.contentType}` };
+      // A page that names no type is taken for HTML, as browsers do.
+      const mimeType = (page.contentType.split(';')[0].trim() || 'text/html').toLowerCase();
+      const type = sourceTypeOf(mimeType);
+      if (!type || type === 'pdf' || type === 'docx') yield { sourcePath, error: `unsupported content type ${mimeType}` };
       else if (page.body.length === 0) yield { sourcePath, error: 'empty page' };
-      else yield { sourcePath, mimeType: page.contentType.split(';')[0].trim().toLowerCase(), bytes: page.body, origin: page.url };
+      else yield { sourcePath, mimeType, bytes: page.body, origin: page.url };
     } catch (e) {
       yield { sourcePath, error: `${url}: ${(e as Error).message}` };
     }

@@ -7,7 +7,7 @@ import { IngestDocumentDto } from '../../ingest/dto/ingest.dto';
 import { IngestService } from '../../ingest/ingest.service';
 import { AddressPolicy } from './address-policy';
 import { directoryUnder, fetchUrls, readDirectory, SourceItem } from './connector-sources';
-import { ConnectorSettings } from './connector-settings';
+import { CONNECTOR_LIMITS, ConnectorSettings } from './connector-settings';
 import { ConnectorRow, ConnectorRunRow, ConnectorsRepository, RunCounts } from './connectors.repository';
 
 /** Documents handed to the ingest pipeline per call (its batch limit is 100). */
@@ -46,22 +46,33 @@ export class ConnectorSyncService {
     };
     try {
       let batch: Found[] = [];
+      const paths = new Set<string>();
+      const deadline = Date.now() + CONNECTOR_LIMITS.maxSyncMs;
+      let truncated = false;
       for await (const item of await this.itemsOf(connector)) {
         counts.seen++;
         if ('error' in item) fail(item.sourcePath, item.error);
+        else if (paths.has(item.sourcePath)) fail(item.sourcePath, 'another file or URL of this connector maps to the same document path');
         else batch.push(item);
+        paths.add(item.sourcePath);
         if (batch.length >= BATCH) {
           await this.feed(who.tenantId, connector, batch, counts, fail);
           batch = [];
         }
+        if (Date.now() > deadline) {
+          truncated = true;
+          counts.errors.push({ source_path: '', error: `the sync stopped after ${CONNECTOR_LIMITS.maxSyncMs / 1000} s: the rest waits for the next sync` });
+          break;
+        }
       }
       await this.feed(who.tenantId, connector, batch, counts, fail);
-      counts.status = counts.failed === 0 ? 'succeeded' : counts.queued + counts.skipped_unchanged > 0 ? 'partial' : 'failed';
+      counts.status = counts.failed === 0 && !truncated ? 'succeeded' : counts.queued + counts.skipped_unchanged > 0 ? 'partial' : 'failed';
     } catch (e) {
       counts.status = 'failed';
       fail('', (e as Error).message);
     }
-    return this.connectors.finishRun(who.tenantId, run.id, connector.id, counts);
+    // The connector may have been deleted meanwhile (its runs with it): the caller still learns what happened.
+    return (await this.connectors.finishRun(who.tenantId, run.id, connector.id, counts)) ?? { ...run, ...counts, finished_at: new Date() };
   }
 
   private async itemsOf(c: ConnectorRow): Promise<AsyncIterable<SourceItem>> {

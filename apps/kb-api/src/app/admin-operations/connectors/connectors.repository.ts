@@ -109,13 +109,14 @@ export class ConnectorsRepository {
     });
   }
 
-  async finishRun(tenantId: string, runId: string, connectorId: string, r: RunCounts): Promise<ConnectorRunRow> {
+  async finishRun(tenantId: string, runId: string, connectorId: string, r: RunCounts): Promise<ConnectorRunRow | null> {
     const [row] = await queryRows<ConnectorRunRow>(
       this.db,
       `UPDATE kb_connector_runs SET status = $3, seen = $4, queued = $5, skipped_unchanged = $6, failed = $7, errors = $8, document_ids = $9::bigint[], finished_at = clock_timestamp()
         WHERE tenant_id = $1 AND id = $2 RETURNING ${RUN_COLUMNS}`,
       [tenantId, runId, r.status, r.seen, r.queued, r.skipped_unchanged, r.failed, JSON.stringify(r.errors), r.document_ids],
     );
+    if (!row) return null;
     await this.db.query('UPDATE kb_connectors SET last_synced_at = $3 WHERE tenant_id = $1 AND id = $2', [tenantId, connectorId, row.finished_at]);
     return row;
   }
