@@ -8,6 +8,7 @@ import { KbMcp1764110000000 } from './1764110000000-mcp';
 import { KbAdminKnowledge1764120000000 } from './1764120000000-admin-knowledge';
 import { KbAdminInsight1764130000000 } from './1764130000000-admin-insight';
 import { KbAdminOperations1764140000000 } from './1764140000000-admin-operations';
+import { KbChunkEmbeddings1764150000000 } from './1764150000000-chunk-embeddings';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   KbAdminKnowledge1764120000000,
   KbAdminInsight1764130000000,
   KbAdminOperations1764140000000,
+  KbChunkEmbeddings1764150000000,
 ];

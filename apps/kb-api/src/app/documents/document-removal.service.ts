@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { KbValidationError } from '../errors/kb-errors';
-import { LocalDocumentStorage } from '../ingest/document-storage';
+import { DocumentStorage } from '../ingest/document-storage';
 import { normalizeSourcePath } from '../ingest/source-path';
 import { kbEnv } from '../kb-config';
 import { DocumentRemovalRepository } from './document-removal.repository';
@@ -36,7 +36,7 @@ export class DocumentRemovalService {
 
   constructor(
     private readonly removal: DocumentRemovalRepository,
-    private readonly storage: LocalDocumentStorage,
+    private readonly storage: DocumentStorage,
     config: ConfigService,
   ) {
     this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');

@@ -2,12 +2,23 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
+/** Where ingested originals live; the injection token of every storage driver. */
+export abstract class DocumentStorage {
+  /** `<tenant>/<project>/<source_path>`; every part was validated before it gets here. */
+  abstract keyOf(tenantId: string, projectKey: string, sourcePath: string): string;
+  abstract write(key: string, data: Buffer): Promise<void>;
+  abstract read(key: string): Promise<Buffer>;
+  abstract remove(key: string): Promise<void>;
+}
+
 /**
- * Where ingested originals live: a local directory by default. Writes are atomic (temporary file,
+ * Ingested originals in a local directory (the default driver). Writes are atomic (temporary file,
  * then rename), so a reader never sees half a document and a failed write leaves nothing behind.
  */
-export class LocalDocumentStorage {
-  constructor(private readonly root: string) {}
+export class LocalDocumentStorage extends DocumentStorage {
+  constructor(private readonly root: string) {
+    super();
+  }
 
   /** `<tenant>/<project>/<source_path>`; every part was validated to stay inside the root. */
   keyOf(tenantId: string, projectKey: string, sourcePath: string): string {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { BINARY_CONVERTERS } from './binary-converters';
 import { chunkMarkdown } from './chunker';
 import { SourceType, toMarkdown } from './convert';
-import { LocalDocumentStorage } from './document-storage';
+import { DocumentStorage } from './document-storage';
 import { DocumentsRepository } from './documents.repository';
 import type { IngestJobData } from './ingest.service';
 import { detectLanguage } from './language';
@@ -19,7 +19,7 @@ export type IndexOutcome = 'indexed' | 'unchanged' | 'superseded' | 'gone';
 export class IndexerService {
   constructor(
     private readonly documents: DocumentsRepository,
-    private readonly storage: LocalDocumentStorage,
+    private readonly storage: DocumentStorage,
   ) {}
 
   async index(job: IngestJobData): Promise<IndexOutcome> {

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import { KbValidationError } from '../errors/kb-errors';
 import { kbEnv } from '../kb-config';
 import { isBinary, sourceTypeOf } from './convert';
-import { LocalDocumentStorage } from './document-storage';
+import { DocumentStorage } from './document-storage';
 import { DocumentsRepository } from './documents.repository';
 import { IngestDocumentDto } from './dto/ingest.dto';
 import { normalizeSourcePath, slugOf } from './source-path';
@@ -39,7 +39,7 @@ export class IngestService {
 
   constructor(
     private readonly documents: DocumentsRepository,
-    private readonly storage: LocalDocumentStorage,
+    private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
     config: ConfigService,
   ) {

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { pageWindow, toPage } from '../../admin/pagination';
 import { KbError } from '../../errors/kb-errors';
-import { LocalDocumentStorage } from '../../ingest/document-storage';
+import { DocumentStorage } from '../../ingest/document-storage';
 import type { IngestJobData } from '../../ingest/ingest.service';
 import { evidenceLabel } from '../settings/evidence-tiers';
 import { KnowledgeSettingsService } from '../settings/settings.service';
@@ -23,7 +23,7 @@ export class InventoryService {
   constructor(
     private readonly inventory: InventoryRepository,
     private readonly settings: KnowledgeSettingsService,
-    private readonly storage: LocalDocumentStorage,
+    private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
   ) {}
 
