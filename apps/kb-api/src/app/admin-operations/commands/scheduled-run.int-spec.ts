@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { startKb } from '../../../../test/kb-test-env';
 import { LocalDocumentStorage } from '../../ingest/document-storage';
+import { scheduledCommandTask } from './scheduled-command.task';
 import { runScheduledCommand } from './scheduled-run';
 
 describe('scheduled maintenance runs (the CLI side)', () => {
@@ -41,6 +42,17 @@ describe('scheduled maintenance runs (the CLI side)', () => {
     ]);
     const [run] = await db.query(`SELECT trigger, params, actor_user_id FROM kb_command_runs WHERE tenant_id = 'second'`);
     expect(run).toEqual({ trigger: 'schedule', params: { older_than_days: 90 }, actor_user_id: null });
+  });
+
+  it('is the cli task of the CronJobs: logs each tenant and exits 0 when all succeeded', async () => {
+    const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+    const log = { info: (m: string, f?: Record<string, unknown>) => lines.push([m, f]), error: (m: string, f?: Record<string, unknown>) => lines.push([m, f]) };
+    expect(await scheduledCommandTask.run(['prune-expired-auth'], log)).toBe(0);
+    expect(lines.map(([m, f]) => [m, f?.['tenant_id']])).toEqual([
+      ['scheduled command ran', 'default'],
+      ['scheduled command ran', 'second'],
+    ]);
+    await expect(scheduledCommandTask.run(['drop-everything'], log)).rejects.toThrow(/no scheduled command/);
   });
 
   it('refuses a command that is not scheduled', async () => {

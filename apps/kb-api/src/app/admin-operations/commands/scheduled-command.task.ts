@@ -1,0 +1,31 @@
+import { loadEnv } from '@platform/config';
+import type { CliLogger } from '@platform/runtime';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { KbApiEnv } from '../../../config/env';
+import { dataSourceOptions } from '../../../data-source';
+import { LocalDocumentStorage } from '../../ingest/document-storage';
+import { runScheduledCommand } from './scheduled-run';
+import { COMMAND_SCHEDULES } from './schedules';
+
+/**
+ * The cli.ts task `commands:run <command>` that the kb-api CronJobs start. Exits 1 when the command
+ * failed in any tenant, so the Job is marked failed (the other tenants still ran).
+ */
+export const scheduledCommandTask = {
+  describe: `run a scheduled maintenance command in every active tenant (${COMMAND_SCHEDULES.map((s) => s.command).join(', ')})`,
+  run: async (args: string[], log: CliLogger): Promise<number> => {
+    const env = loadEnv(KbApiEnv);
+    const db = await new DataSource(dataSourceOptions(env)).initialize();
+    try {
+      const outcomes = await runScheduledCommand(db, new LocalDocumentStorage(path.resolve(env.KB_STORAGE_PATH)), args[0] ?? '');
+      for (const o of outcomes) {
+        if (o.status === 'succeeded') log.info('scheduled command ran', { command: args[0], ...o });
+        else log.error('scheduled command failed', { command: args[0], ...o });
+      }
+      return outcomes.every((o) => o.status === 'succeeded') ? 0 : 1;
+    } finally {
+      await db.destroy();
+    }
+  },
+};
