@@ -46,10 +46,14 @@ describe('iam: soft secret expiry, self-fetch switched off, idempotency in fligh
     const fresh = await status();
     expect(fresh.secret_status).toBe('ok');
     expect(new Date(fresh.secret_expires_at).getTime() - Date.now()).toBeGreaterThan(29 * DAY);
+    const gauge = async (s: string) => Number(new RegExp(`^iam_client_secrets\\{status="${s}"[^}]*\\} (\\d+)`, 'm').exec(await (await fetch(`${iam.url}/metrics`)).text())?.[1]);
+    expect(await gauge('expiring')).toBe(0);
     iam.app.get(Clock).advance(20 * DAY);
     expect((await status()).secret_status).toBe('expiring');
+    expect(await gauge('expiring')).toBe(1); // what the "client secrets expiring" alert watches
     iam.app.get(Clock).advance(11 * DAY);
     expect((await status()).secret_status).toBe('expired');
+    expect([await gauge('expiring'), await gauge('expired')]).toEqual([0, 1]);
     expect((await token('cli_ttl', secret)).status).toBe(200);
   });
 

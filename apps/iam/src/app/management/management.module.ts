@@ -3,6 +3,7 @@ import { AuthModule } from '@platform/auth';
 import { ClientsModule } from '../clients/clients.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationsService } from './applications.service';
+import { ClientSecretMetrics } from './client-secret.metrics';
 import { ClientSecretsService } from './client-secrets.service';
 import { IdempotencyService } from './idempotency.service';
 import { ManagementController } from './management.controller';
@@ -11,7 +12,7 @@ import { SelfFetchController } from './self-fetch.controller';
 @Module({
   imports: [ClientsModule, OAuthModule, AuthModule.forRoot()],
   controllers: [ManagementController, SelfFetchController],
-  providers: [ClientSecretsService, ApplicationsService, IdempotencyService],
+  providers: [ClientSecretsService, ApplicationsService, IdempotencyService, ClientSecretMetrics],
   exports: [ClientSecretsService],
 })
 export class ManagementModule {}

@@ -6,6 +6,7 @@ import { DocumentsRepository } from './documents.repository';
 import { IndexerService } from './indexer.service';
 import { IngestController } from './ingest.controller';
 import { IngestProcessor } from './ingest.processor';
+import { IngestQueueMetrics } from './ingest-queue.metrics';
 import { IngestService } from './ingest.service';
 
 @Module({})
@@ -16,7 +17,7 @@ export class IngestModule {
       module: IngestModule,
       imports: [BullModule.registerQueue({ name: QUEUES.kbIngest })],
       controllers: [IngestController],
-      providers: [documentStorageProvider, DocumentsRepository, IngestService],
+      providers: [documentStorageProvider, DocumentsRepository, IngestService, IngestQueueMetrics],
       exports: [DocumentsRepository, documentStorageProvider],
     };
   }

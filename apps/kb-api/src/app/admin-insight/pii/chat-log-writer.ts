@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EnvelopeCipher } from '@platform/crypto';
+import { METRICS_REGISTRY } from '@platform/observability';
 import { randomUUID } from 'node:crypto';
+import { Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { tokenContext } from './pii-crypto';
 import { addHits, protectText } from './pii-policy';
@@ -29,13 +31,24 @@ export interface ChatLogEntry {
  */
 @Injectable()
 export class ChatLogWriter {
+  /** `kb_chat_answers_total{outcome, refusal_reason}`: the figure behind the "refusals rising" alert. */
+  private readonly answers: Counter<'outcome' | 'refusal_reason'> | null;
+
   constructor(
     private readonly strategies: PiiStrategyRepository,
     private readonly cipher: EnvelopeCipher,
     @InjectDataSource() private readonly db: DataSource,
-  ) {}
+    @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
+  ) {
+    const name = 'kb_chat_answers_total';
+    this.answers = registry
+      ? ((registry.getSingleMetric(name) as Counter<'outcome' | 'refusal_reason'> | undefined) ??
+        new Counter({ name, help: 'Chat turns by outcome (answered or refused) and refusal reason', labelNames: ['outcome', 'refusal_reason'], registers: [registry] }))
+      : null;
+  }
 
   async write(e: ChatLogEntry): Promise<void> {
+    this.answers?.inc({ outcome: e.refusalReason ? 'refused' : 'answered', refusal_reason: e.refusalReason ?? 'none' });
     const { actions } = await this.strategies.find(e.tenantId);
     const question = protectText(e.question, actions, randomUUID);
     const answer = protectText(e.answer, actions, randomUUID);
