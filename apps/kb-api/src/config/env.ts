@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
 /** Every variable kb-api reads; validated at boot (see .env.example). */
@@ -64,9 +64,55 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Max(1024 * 1024 * 1024)
   KB_MAX_BODY_BYTES: number = 64 * 1024 * 1024;
 
-  /** Where ingested originals are written (local disk). */
+  /** Where ingested originals are written: `local` (the directory KB_STORAGE_PATH) or `s3` (a bucket, KB_S3_*). */
+  @IsIn(['local', 's3'])
+  KB_STORAGE_DRIVER: 'local' | 's3' = 'local';
+
+  /** Directory of the local storage driver. */
   @IsString()
   KB_STORAGE_PATH: string = '.data/kb-documents';
+
+  /** S3-compatible endpoint (may carry a path); unset: AWS's endpoint of KB_S3_REGION. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  KB_S3_ENDPOINT?: string;
+
+  @Matches(/^[a-z0-9-]{1,40}$/, { message: 'KB_S3_REGION must be a region name such as eu-central-1' })
+  KB_S3_REGION: string = 'us-east-1';
+
+  @ValidateIf((env: KbApiEnv) => env.KB_STORAGE_DRIVER === 's3')
+  @Matches(/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/, { message: 'KB_S3_BUCKET is required when KB_STORAGE_DRIVER=s3 (3-63 lowercase letters, digits, dots, hyphens)' })
+  KB_S3_BUCKET?: string;
+
+  /** Folder inside the bucket that holds the originals, e.g. `kb/`. */
+  @IsOptional()
+  @Matches(/^(?!.*(^|\/)\.{1,2}(\/|$))[A-Za-z0-9!_.*'()/-]{1,200}$/, { message: 'KB_S3_PREFIX must be letters, digits and !_.*\'()-/ without "." or ".." segments' })
+  KB_S3_PREFIX?: string;
+
+  @ValidateIf((env: KbApiEnv) => env.KB_STORAGE_DRIVER === 's3')
+  @IsNotEmpty({ message: 'KB_S3_ACCESS_KEY_ID is required when KB_STORAGE_DRIVER=s3' })
+  KB_S3_ACCESS_KEY_ID?: string;
+
+  /** Never logged: only its absence fails validation, so a boot error never shows a value. */
+  @ValidateIf((env: KbApiEnv) => env.KB_STORAGE_DRIVER === 's3')
+  @IsNotEmpty({ message: 'KB_S3_SECRET_ACCESS_KEY is required when KB_STORAGE_DRIVER=s3' })
+  KB_S3_SECRET_ACCESS_KEY?: string;
+
+  /** Session token of temporary credentials. */
+  @IsOptional()
+  @IsString()
+  KB_S3_SESSION_TOKEN?: string;
+
+  /** Path-style addressing (`<endpoint>/<bucket>/<key>`), which MinIO and most self-hosted stores need. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  KB_S3_FORCE_PATH_STYLE: boolean = false;
+
+  /** Bound of one storage request, body included. */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  KB_S3_TIMEOUT_MS: number = 30_000;
 
   /** Project of an ingested document that names none. */
   @Matches(/^.{1,120}$/)

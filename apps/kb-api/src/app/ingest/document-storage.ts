@@ -2,12 +2,34 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
+/**
+ * The original is not in storage. Its `code` is the one a missing file has, so every reader (the
+ * ingest worker failing the job, reindex answering 409 original_missing) treats a driver's "no such
+ * object" exactly like a deleted file on disk.
+ */
+export class DocumentMissingError extends Error {
+  readonly code = 'ENOENT';
+
+  constructor(key: string) {
+    super(`ENOENT: no stored original for ${key}`);
+    this.name = 'DocumentMissingError';
+  }
+}
+
 /** Where ingested originals live; the injection token of every storage driver. */
 export abstract class DocumentStorage {
-  /** `<tenant>/<project>/<source_path>`; every part was validated before it gets here. */
-  abstract keyOf(tenantId: string, projectKey: string, sourcePath: string): string;
+  /**
+   * `<tenant>/<project>/<source_path>`; every part was validated before it gets here. One layout for
+   * every driver, so the keys stored on documents stay valid when the driver changes.
+   */
+  keyOf(tenantId: string, projectKey: string, sourcePath: string): string {
+    return [tenantId, encodeURIComponent(projectKey), sourcePath].join('/');
+  }
+
   abstract write(key: string, data: Buffer): Promise<void>;
+  /** Rejects with an error whose `code` is `ENOENT` (see DocumentMissingError) when the original is gone. */
   abstract read(key: string): Promise<Buffer>;
+  /** Removing an original that is already gone succeeds. */
   abstract remove(key: string): Promise<void>;
 }
 
@@ -18,11 +40,6 @@ export abstract class DocumentStorage {
 export class LocalDocumentStorage extends DocumentStorage {
   constructor(private readonly root: string) {
     super();
-  }
-
-  /** `<tenant>/<project>/<source_path>`; every part was validated to stay inside the root. */
-  keyOf(tenantId: string, projectKey: string, sourcePath: string): string {
-    return [tenantId, encodeURIComponent(projectKey), sourcePath].join('/');
   }
 
   private fileOf(key: string): string {
