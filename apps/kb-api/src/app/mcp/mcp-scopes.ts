@@ -6,3 +6,6 @@ export const DEFAULT_MCP_SCOPES: readonly McpScope[] = MCP_SCOPES;
 
 /** The built-in server every tenant has. */
 export const KB_SERVER = { name: 'enterprise-kb', version: '2.0.0' } as const;
+
+/** `throttle:api` on /mcp/kb: requests per caller (token, else user) per minute. */
+export const MCP_CALLS_PER_MINUTE = 60;

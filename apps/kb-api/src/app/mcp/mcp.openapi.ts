@@ -1,6 +1,5 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../admin/pagination';
-import { KB_SERVER, MCP_SCOPES } from './mcp-scopes';
-import { MCP_CALLS_PER_MINUTE } from './server/mcp-auth.guard';
+import { KB_SERVER, MCP_CALLS_PER_MINUTE, MCP_SCOPES } from './mcp-scopes';
 
 /** OpenAPI paths and schemas of KbMcpModule, merged into the kb-api document by ../openapi.ts. */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -8,12 +8,10 @@ import { TenantStatusReader } from '../../auth/tenant-status.reader';
 import { ThrottleService } from '../../auth/throttle.service';
 import { KbError, KbMessage } from '../../errors/kb-errors';
 import { UsersRepository } from '../../identity/users.repository';
+import { MCP_CALLS_PER_MINUTE } from '../mcp-scopes';
 import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
 import { McpCaller, McpRequest } from './mcp-caller';
-
-/** `throttle:api` on /mcp/kb: calls per caller (token, else user) per minute. */
-export const MCP_CALLS_PER_MINUTE = 60;
 
 /**
  * `auth:guard` plus `mcp.scope` for /mcp/kb. A tenant MCP token (`mcp_…`) authenticates in its own
