@@ -28,5 +28,6 @@ import { KnowledgeLinksController } from './knowledge-links.controller';
     ChunkFeedbackRepository,
     ChunkFeedbackService,
   ],
+  exports: [DocumentCatalogRepository],
 })
 export class DocumentsModule {}

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { KbAuthModule } from '../auth/auth.module';
-import { AnswerProvider } from '../chat/answer-provider';
 import { ChatModule } from '../chat/chat.module';
-import { DocumentCatalogRepository } from '../documents/document-catalog.repository';
-import { CandidateSuggester } from '../promotion/candidate-suggester';
+import { DocumentsModule } from '../documents/documents.module';
+import { PromotionModule } from '../promotion/promotion.module';
 import { McpAuditController } from './audit/mcp-audit.controller';
 import { McpAuditRepository } from './audit/mcp-audit.repository';
 import { McpAuditService } from './audit/mcp-audit.service';
@@ -19,18 +18,11 @@ import { McpTokensService } from './tokens/mcp-tokens.service';
 import { KbToolCatalogue } from './tools/kb-tool-catalogue';
 import { McpKnowledgeRepository } from './tools/mcp-knowledge.repository';
 
-/**
- * The MCP server at /mcp/kb with tenant MCP tokens, its admin routes and the tool-call audit.
- * The document catalogue and the promotion suggester are provided here as well: their modules do
- * not export them, and both are stateless readers.
- */
+/** The MCP server at /mcp/kb with tenant MCP tokens, its admin routes and the tool-call audit. */
 @Module({
-  imports: [KbAuthModule, ChatModule],
+  imports: [KbAuthModule, ChatModule, DocumentsModule, PromotionModule],
   controllers: [McpController, McpTokensController, McpServersController, McpAuditController],
   providers: [
-    DocumentCatalogRepository,
-    AnswerProvider,
-    CandidateSuggester,
     McpKnowledgeRepository,
     KbToolCatalogue,
     McpTokensRepository,

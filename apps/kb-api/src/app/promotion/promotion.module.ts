@@ -15,5 +15,6 @@ import { PromotionService } from './promotion.service';
   imports: [IngestModule.api(), BullModule.registerQueue({ name: QUEUES.kbIngest }), NotificationsModule],
   controllers: [PromotionController],
   providers: [AnswerProvider, CandidateSuggester, IngestService, PromotionRepository, PromotionService],
+  exports: [CandidateSuggester],
 })
 export class PromotionModule {}
