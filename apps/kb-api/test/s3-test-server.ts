@@ -46,10 +46,14 @@ class S3Refusal extends Error {
 export class S3TestServer {
   /** Stored objects by key (without the bucket). */
   readonly objects = new Map<string, Buffer>();
+  /** Requests received, refused ones included. */
+  received = 0;
   /** Every request that passed the signature check: method and object key. */
   readonly requests: { method: string; key: string }[] = [];
   /** Fault switch: every PUT answers 500 InternalError and stores nothing. */
   failPuts = false;
+  /** Fault switch: this many next requests answer 503 SlowDown (S3's ask to retry). */
+  failNextRequests = 0;
   /** Delay before answering, to exercise client timeouts. */
   delayMs = 0;
   private server?: Server;
@@ -75,6 +79,7 @@ export class S3TestServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
+    this.received++;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -83,6 +88,10 @@ export class S3TestServer {
       this.verify(req, body);
       const key = this.keyOf(req);
       this.requests.push({ method: req.method!, key });
+      if (this.failNextRequests > 0) {
+        this.failNextRequests--;
+        throw new S3Refusal(503, 'SlowDown', 'Please reduce your request rate.');
+      }
       this.serve(req.method!, key, body, res);
     } catch (caught) {
       const e =

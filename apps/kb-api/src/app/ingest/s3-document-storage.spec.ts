@@ -39,7 +39,9 @@ describe('S3DocumentStorage against an S3-compatible server that checks every si
   beforeEach(() => {
     s3.objects.clear();
     s3.failPuts = false;
+    s3.failNextRequests = 0;
     s3.delayMs = 0;
+    s3.requests.length = 0;
   });
 
   it('writes, reads and removes an original under the key prefix', async () => {
@@ -151,12 +153,36 @@ describe('S3DocumentStorage against an S3-compatible server that checks every si
     );
   });
 
-  it('fails a write the store answers with 5xx and stores nothing', async () => {
+  it('tries a transient 5xx again, signing each attempt anew', async () => {
+    s3.failNextRequests = 2;
+    await storage().write('acme/p/a.md', Buffer.from('third time lucky'));
+    expect(s3.requests).toEqual(
+      Array.from({ length: 3 }, () => ({ method: 'PUT', key: 'acme/p/a.md' })),
+    );
+    expect(s3.objects.get('acme/p/a.md')?.toString()).toBe('third time lucky');
+  });
+
+  it('fails a write the store keeps answering with 5xx and stores nothing', async () => {
     s3.failPuts = true;
     await expect(storage().write('acme/p/a.md', Buffer.from('x'))).rejects.toThrow(
       'S3 PUT answered 500 InternalError: We encountered an internal error. Please try again.',
     );
+    expect(s3.requests.filter((r) => r.method === 'PUT')).toHaveLength(3);
     expect(s3.objects.size).toBe(0);
+    s3.requests.length = 0;
+    await expect(storage({ retries: 0 }).write('acme/p/a.md', Buffer.from('x'))).rejects.toThrow(
+      /500 InternalError/,
+    );
+    expect(s3.requests).toHaveLength(1);
+  });
+
+  it('does not retry what a retry cannot fix (4xx)', async () => {
+    const before = s3.received;
+    await expect(
+      storage({ credentials: { ...CREDENTIALS, secretAccessKey: 'wrong' } }).read('acme/p/a.md'),
+    ).rejects.toThrow(/403/);
+    await expect(storage().read('acme/p/a.md')).rejects.toThrow(DocumentMissingError);
+    expect(s3.received - before).toBe(2);
   });
 
   it('reports a missing original the way a missing file is reported (ENOENT)', async () => {

@@ -20,6 +20,8 @@ export interface S3StorageOptions {
   credentials: S3Credentials;
   /** Bound of one request, body included. */
   timeoutMs: number;
+  /** Further attempts after a transient failure (default 2). */
+  retries?: number;
   /** The HTTP transport; tests hand in one that resolves virtual-host names locally. */
   fetch?: typeof fetch;
 }
@@ -85,13 +87,34 @@ export class S3DocumentStorage extends DocumentStorage {
     return url;
   }
 
-  /** One signed request; resolves with the body of a GET, rejects with a message that never holds a secret. */
+  /**
+   * One signed request, tried again (re-signed) after a 5xx or a dropped connection, which S3
+   * documents as transient (503 SlowDown); a timeout is not retried, it already used the budget.
+   * Resolves with the body of a GET; rejects with a message that never holds a secret.
+   */
   private async request(
     method: 'PUT' | 'GET' | 'DELETE',
     key: string,
     body?: Buffer,
   ): Promise<Buffer> {
     const url = this.urlOf(key);
+    const attempts = 1 + (this.options.retries ?? 2);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(method, url, key, body);
+      } catch (e) {
+        if (!(e instanceof S3RequestError) || !e.transient || attempt >= attempts) throw e;
+        await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * 2 ** (attempt - 1)));
+      }
+    }
+  }
+
+  private async attempt(
+    method: 'PUT' | 'GET' | 'DELETE',
+    url: URL,
+    key: string,
+    body?: Buffer,
+  ): Promise<Buffer> {
     const signed = aws4.sign(
       {
         service: 's3',
@@ -128,17 +151,30 @@ export class S3DocumentStorage extends DocumentStorage {
       }
       throw new S3RequestError(
         `S3 ${method} answered ${response.status}${error.code ? ` ${error.code}` : ''}${error.message ? `: ${error.message}` : ''}`,
+        TRANSIENT_STATUSES.includes(response.status),
       );
     } catch (e) {
       if (e instanceof DocumentMissingError || e instanceof S3RequestError) throw e;
-      throw new S3RequestError(transportFailure(method, e, this.options.timeoutMs));
+      const timedOut = (e as Error)?.name === 'TimeoutError' || (e as Error)?.name === 'AbortError';
+      throw new S3RequestError(transportFailure(method, e, this.options.timeoutMs), !timedOut);
     }
   }
 }
 
+const TRANSIENT_STATUSES = [500, 502, 503, 504];
+const RETRY_DELAY_MS = 100;
+
 /** A request the store refused or that never completed. */
 export class S3RequestError extends Error {
   override name = 'S3RequestError';
+
+  constructor(
+    message: string,
+    /** Worth another attempt: a 5xx or a connection that failed before an answer. */
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /** `<Error><Code>…</Code><Message>…</Message></Error>`, as far as the answer has one (a HEAD or a proxy's page has not). */
