@@ -1,5 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { readVectorConfig } from '../retrieval/vector-config';
+import { ChunkEmbedder } from '../retrieval/vector-embedder';
 import { BINARY_CONVERTERS } from './binary-converters';
 import { chunkMarkdown } from './chunker';
 import { SourceType, toMarkdown } from './convert';
@@ -14,19 +18,36 @@ export type IndexOutcome = 'indexed' | 'unchanged' | 'superseded' | 'gone';
  * The IngestDocumentJob: read the stored version, convert, chunk and swap it in atomically.
  * Idempotent: a job for a version already indexed, superseded or deleted changes nothing, so a
  * retry after a crash (or a duplicate delivery) is harmless.
+ *
+ * With an embedding provider configured (and pgvector on the server), the chunks are embedded once
+ * the new version is committed. A failed embedding call does not fail the job: the document stays
+ * indexed and searchable by words, and its missing vectors are written by the next job that reaches
+ * it (a new version, a redelivery) or by ChunkEmbedder.backfill. Retrying the whole job
+ * instead would redo the conversion and, with the provider down, end by marking a searchable
+ * document failed.
  */
 @Injectable()
 export class IndexerService {
+  private readonly logger = new Logger(IndexerService.name);
+  private readonly embedder: ChunkEmbedder | null;
+
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly storage: DocumentStorage,
-  ) {}
+    @Optional() @InjectDataSource() db?: DataSource,
+  ) {
+    const { provider } = readVectorConfig();
+    this.embedder = db && provider ? new ChunkEmbedder(db, provider) : null;
+  }
 
   async index(job: IngestJobData): Promise<IndexOutcome> {
     const doc = await this.documents.find(job.tenantId, job.documentId);
     if (!doc || doc.deleted_at) return 'gone';
     if (doc.pending_hash !== job.hash) return 'superseded';
-    if (doc.content_hash === job.hash && doc.status === 'indexed') return 'unchanged';
+    if (doc.content_hash === job.hash && doc.status === 'indexed') {
+      await this.embed(job);
+      return 'unchanged';
+    }
     const bytes = await this.storage.read(doc.storage_key);
     // The file is overwritten by a newer submission before its own job runs: that job indexes it.
     if (createHash('sha256').update(bytes).digest('hex') !== job.hash) return 'superseded';
@@ -35,7 +56,19 @@ export class IndexerService {
     const title = doc.metadata['title_from_content'] === false ? doc.title : (converted.title ?? doc.title);
     const language = detectLanguage(converted.markdown);
     const swapped = await this.documents.replaceVersion(job.tenantId, job.documentId, { hash: job.hash, title, language, chunks });
-    return swapped ? 'indexed' : 'superseded';
+    if (!swapped) return 'superseded';
+    await this.embed(job);
+    return 'indexed';
+  }
+
+  /** The embed step: never throws, the lexical index is already committed (see the class comment). */
+  private async embed(job: IngestJobData): Promise<void> {
+    if (!this.embedder) return;
+    try {
+      await this.embedder.embedDocument(job.tenantId, job.documentId);
+    } catch (e) {
+      this.logger.warn(`document ${job.documentId} of tenant ${job.tenantId} indexed without vectors: ${(e as Error).message}`);
+    }
   }
 
   markFailed(job: IngestJobData, error: string): Promise<void> {

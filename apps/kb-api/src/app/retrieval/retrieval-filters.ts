@@ -1,0 +1,22 @@
+import type { RetrievalFilters } from './retrieval.service';
+import { globToRegex } from './retrieval.service';
+
+/**
+ * The chat filters as SQL conditions on `d` (kb_documents), each value bound through `p` (which
+ * appends it to the caller's parameters and answers its placeholder). Shared by every retrieval
+ * path, so a lexical and a vector candidate obey the same filters.
+ */
+export function filterClauses(filters: RetrievalFilters, p: (v: unknown) => string): string[] {
+  const where: string[] = [];
+  if (filters.project_keys?.length) where.push(`d.project_key = ANY(${p(filters.project_keys)}::text[])`);
+  if (filters.source_types?.length) where.push(`d.source_type = ANY(${p(filters.source_types)}::text[])`);
+  if (filters.doc_ids?.length) where.push(`d.id = ANY(${p(filters.doc_ids)}::bigint[])`);
+  if (filters.tag_slugs?.length) where.push(`coalesce(d.metadata->'tags', '[]'::jsonb) ?| ${p(filters.tag_slugs)}::text[]`);
+  if (filters.canonical_types?.length) where.push(`d.metadata->>'canonical_type' = ANY(${p(filters.canonical_types)}::text[])`);
+  if (filters.connector_types?.length) where.push(`d.metadata->>'connector_type' = ANY(${p(filters.connector_types)}::text[])`);
+  if (filters.collection_id !== undefined) where.push(`coalesce(d.metadata->'collection_ids', '[]'::jsonb) @> ${p(JSON.stringify([filters.collection_id]))}::jsonb`);
+  if (filters.folder_globs?.length) where.push(`d.source_path ~ ANY(${p(filters.folder_globs.map(globToRegex))}::text[])`);
+  if (filters.date_from) where.push(`d.updated_at >= ${p(filters.date_from)}::date`);
+  if (filters.date_to) where.push(`d.updated_at < (${p(filters.date_to)}::date + 1)`);
+  return where;
+}
