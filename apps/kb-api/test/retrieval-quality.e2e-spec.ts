@@ -4,10 +4,11 @@ import { AnswerableQuestion, CorpusDocument, EvalKnowledgeBase, evaluate, EvalRe
  * Quality gate: a smaller run of the retrieval evaluation (tools/eval/kb-retrieval-eval.mjs runs the
  * whole one). Every other answerable question, the documents they expect plus every third other
  * document of the corpus as distractors, and all unanswerable questions, through the real indexer
- * and RetrievalService. The floors sit under the full evaluation's figures (docs/kb-retrieval-eval.md)
- * so that a ranking or grounding regression fails the suite.
+ * and RetrievalService. recall@5 and the unanswerable questions are held to the evaluation's targets
+ * (recall@5 ≥ 0.9, every unanswerable question refused); the other floors sit under the full
+ * evaluation's figures (docs/kb-retrieval-eval.md) so that a ranking or grounding regression fails.
  */
-const FLOORS = { recall5: 0.85, mrr: 0.7, ndcg10: 0.75, unanswerableRefusalRate: 0.8, answerableRefusalRateMax: 0.1 };
+const FLOORS = { recall5: 0.9, mrr: 0.75, ndcg10: 0.8, answerableRefusalRateMax: 0.1 };
 
 function subset(corpus: CorpusDocument[], answerable: AnswerableQuestion[]) {
   const questions = answerable.filter((_, i) => i % 2 === 0);
@@ -52,6 +53,7 @@ describe('knowledge-base retrieval quality (evaluation subset)', () => {
   it('answers the answerable questions and refuses the unanswerable ones', () => {
     expect(report.answerableRefusalRate).toBeLessThanOrEqual(FLOORS.answerableRefusalRateMax);
     const answered = report.unanswerable.filter((u) => !u.refused).map((u) => u.question.id);
-    expect({ rate: report.unanswerableRefusalRate >= FLOORS.unanswerableRefusalRate, answered }).toEqual({ rate: true, answered: expect.any(Array) });
+    expect(answered).toEqual([]);
+    expect(report.unanswerableRefusalRate).toBe(1);
   });
 });

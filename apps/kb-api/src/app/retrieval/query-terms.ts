@@ -5,6 +5,8 @@ const STOPWORDS = new Set(
     // The rest of Postgres' English stopwords: to_tsquery drops them, so they would never match an English chunk.
     'about above after again against all am any because been before being below between both but did doing down during each few further having he her here hers herself him himself his itself just more most myself nor now off once only other ours ourselves out over own same she some such than theirs themselves those through too under until up very while whom yours yourself yourselves ' +
     'il lo la i gli le un una di da in con su per tra fra e o che chi come dove quando perché non è sono del della dei delle al alla ' +
+    // "How many / much" in the other languages: asks for a quantity, names no topic (see contentTerms).
+    'quanto quanta quanti quante wieviel wieviele combien cuánto cuánta cuántos cuántas ' +
     'der die das ein eine und oder ist sind wie was wo wann warum nicht mit von zu im auf für den dem des ' +
     'le la les un une des et ou est sont comment quoi où quand pourquoi pas avec de du en pour ' +
     'el la los las un una y o es son cómo qué dónde cuándo por qué no con de del en para'

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
+import { adjacentTermPairs, groundingOf } from './grounding';
 import { contentTerms } from './query-terms';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
 import { TermStats } from './term-stats';
@@ -35,6 +36,7 @@ export interface RetrievedChunk {
   /** Share of the question's IDF weight carried by the terms found in the chunk, its heading or title. */
   coverage: number;
   score: number;
+  /** The chunk can ground an answer (see groundingOf): the chat refuses when no primary chunk is. */
   grounded: boolean;
 }
 
@@ -54,12 +56,6 @@ const PREFILTER = 400;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
-/**
- * A chunk grounds an answer when the words it contains carry at least this share of the
- * question's IDF weight: a chunk that shares only the question's common words, or misses its
- * one distinctive word, does not.
- */
-export const MIN_COVERAGE = 0.5;
 /** Rerank weights: IDF-weighted coverage of the question, the same in the title and heading path, the text rank. */
 const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
@@ -85,7 +81,8 @@ export function globToRegex(glob: string): string {
  * by IDF over the tenant's chunks: the distinctive ones find the candidates, and the rerank (IDF-
  * weighted coverage of the question, the same in title and headings, text rank) keeps at most
  * three chunks per document. A question word with synonyms (the tenant's synonym sets) counts as
- * found wherever the word or one of its synonyms is.
+ * found wherever the word or one of its synonyms is. Which question words each chunk contains also
+ * decides whether it can ground an answer (grounding.ts).
  */
 @Injectable()
 export class RetrievalService {
@@ -127,7 +124,7 @@ export class RetrievalService {
     // Each query is parsed once per language (q). The matching chunks' vectors are detoasted once
     // (tv) and tested against every term: the IDF weight of the terms a chunk contains anywhere, and
     // in its title or heading path (:AB).
-    const rows: Array<Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { rank: number; matched: number; in_heading: number }> = await this.db.query(
+    const rows: Array<Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { rank: number; matched: number; in_heading: number; found: number[] }> = await this.db.query(
       `WITH q AS (
          SELECT l.cfg::regconfig AS cfg, to_tsquery(l.cfg::regconfig, $2) AS finder,
                 array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms, array_agg(to_tsquery(l.cfg::regconfig, u.h) ORDER BY u.i) AS heads
@@ -137,7 +134,8 @@ export class RetrievalService {
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
                 ts_rank_cd(x.tv, q.finder, 1) AS rank,
                 (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.terms, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS matched,
-                (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.heads, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS in_heading
+                (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.heads, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS in_heading,
+                array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
                     c.language, c.tsv || ''::tsvector AS tv
@@ -151,12 +149,13 @@ export class RetrievalService {
       params,
     );
     const maxRank = Math.max(0, ...rows.map((r) => r.rank));
-    const scored = rows.map(({ rank, matched, in_heading, ...r }) => {
+    const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
+    const scored = rows.map(({ rank, matched, in_heading, found: _found, ...r }) => {
       const coverage = matched / totalWeight;
       const headingCoverage = in_heading / totalWeight;
       const textScore = maxRank > 0 ? rank / maxRank : 0;
       const score = WEIGHTS.coverage * coverage + WEIGHTS.heading * headingCoverage + WEIGHTS.text * textScore;
-      return { ...r, text_score: round(textScore), coverage: round(coverage), score: round(score), grounded: coverage >= MIN_COVERAGE };
+      return { ...r, text_score: round(textScore), coverage: round(coverage), score: round(score), grounded: false };
     });
     scored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
     const perDoc = new Map<number, number>();
@@ -167,7 +166,15 @@ export class RetrievalService {
       perDoc.set(c.document_id, n + 1);
       kept.push(c);
     }
-    return { terms, primary: kept.slice(0, PRIMARY), runner_up: kept.slice(PRIMARY, PRIMARY + RUNNER_UP), candidates: rows.length };
+    const shown = kept.slice(0, PRIMARY + RUNNER_UP);
+    const grounded = groundingOf(
+      stats,
+      adjacentTermPairs(question, terms),
+      shown.map((c) => ({ found: found.get(c.chunk_id) ?? [] })),
+      PRIMARY,
+    );
+    shown.forEach((c, i) => (c.grounded = grounded[i]));
+    return { terms, primary: shown.slice(0, PRIMARY), runner_up: shown.slice(PRIMARY), candidates: rows.length };
   }
 }
 
