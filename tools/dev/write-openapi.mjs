@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 require(path.join(root, 'tools/swc-register.cjs'));
+// The documents import DTO constants, and DTO classes carry decorators that need the metadata API.
+require('reflect-metadata');
 const documents = {
   'evidence-review': () => require(path.join(root, 'apps/evidence-review/src/app/reviews/openapi.ts')).EVIDENCE_OPENAPI,
   'guardrails-admin': () => require(path.join(root, 'apps/guardrails-admin/src/app/api/openapi.ts')).GUARDRAILS_OPENAPI,

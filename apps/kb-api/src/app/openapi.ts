@@ -9,7 +9,7 @@ import { PERMISSIONS, ROLES } from './identity/rbac';
 import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifications.openapi';
 import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
 
-/** OpenAPI 3.1 description of kb-api's accounts routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
+/** OpenAPI 3.1 description of kb-api's accounts, admin, widget, MCP, promotion and notification routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
 const json = (schema: object) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const body = (schema: object, required = true) => ({ required, content: json(schema) });
@@ -117,10 +117,10 @@ const platformOnly = {
 export const KB_OPENAPI = {
   openapi: '3.1.0',
   info: {
-    title: 'Knowledge-base API: accounts',
+    title: 'Knowledge-base API: accounts, administration, widget and MCP',
     version: '1.0.0',
     description:
-      'Authentication, the tenant admin surfaces for users, roles, permissions and project memberships, the system-admin tenant control, the human-gated promotion pipeline and notifications. ' +
+      'Authentication, the tenant admin surfaces (users, roles, permissions and project memberships; metrics, the KB tree, documents, collections, tags, synonyms, analyses, settings, content gaps and auto-wiki; logs, insights, compliance reports and the PII strategy; maintenance commands, connectors, tabular reviews and workflows; widget keys and sessions; MCP tokens, servers and audit), the system-admin tenant control, the human-gated promotion pipeline, notifications, the public widget API and the MCP server. ' +
       'Callers authenticate with the session cookie set by login (unsafe methods echo the XSRF-TOKEN cookie in X-XSRF-TOKEN) or a bearer personal access token. ' +
       "Every tenant-scoped route acts in the active tenant (X-Tenant-Id, else the caller's home tenant); another tenant's ids answer 404.",
   },

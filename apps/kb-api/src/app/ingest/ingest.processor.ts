@@ -1,5 +1,4 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { loadEnv } from '@platform/config';
 import { QUEUES } from '@platform/contracts';
 import { Job } from 'bullmq';
 import { PinoLogger } from 'nestjs-pino';
@@ -7,10 +6,16 @@ import { IndexerService } from './indexer.service';
 import type { IngestJobData } from './ingest.service';
 import { KbApiEnv } from '../../config/env';
 
-/** Read when the worker module loads: concurrency, and the lock and stalled-job check (KB_WORKER_LOCK_MS). */
+/**
+ * Concurrency, and the lock and stalled-job check (KB_WORKER_LOCK_MS). Decorator options are read
+ * when this file loads, before Nest validates the whole env at boot (which refuses bad values), and
+ * importing a module must not need a complete env: so the two settings are read leniently here.
+ */
 function workerOptions() {
-  const env = loadEnv(KbApiEnv);
-  return { concurrency: env.KB_WORKER_CONCURRENCY, lockDuration: env.KB_WORKER_LOCK_MS, stalledInterval: env.KB_WORKER_LOCK_MS };
+  const defaults = new KbApiEnv();
+  const lockDuration = Number(process.env['KB_WORKER_LOCK_MS']) || defaults.KB_WORKER_LOCK_MS;
+  const concurrency = Number(process.env['KB_WORKER_CONCURRENCY']) || defaults.KB_WORKER_CONCURRENCY;
+  return { concurrency, lockDuration, stalledInterval: lockDuration };
 }
 
 /** Runs IngestDocumentJob in the kb worker; retries with backoff, the last failure marks the document. */
