@@ -126,6 +126,23 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     expect(await vectors.search('acme', NO_OVERLAP, { folder_globs: ['finance/**'] })).toEqual([]);
   });
 
+  it('gives the same answer through an operator’s per-dimension HNSW index', async () => {
+    const exact = await vectors.search('acme', NO_OVERLAP);
+    await db.query(`CREATE INDEX kb_chunk_embeddings_hnsw_${DIMS} ON kb_chunk_embeddings USING hnsw ((embedding::vector(${DIMS})) vector_cosine_ops) WHERE dims = ${DIMS}`);
+    try {
+      await db.query('SET enable_seqscan = off');
+      const query = jest.spyOn(db, 'query');
+      expect(await vectors.search('acme', NO_OVERLAP)).toEqual(exact);
+      const [sql, params] = query.mock.calls.at(-1)!;
+      query.mockRestore();
+      const plan = (await db.query(`EXPLAIN ${sql}`, params)).map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+      expect(plan).toContain(`kb_chunk_embeddings_hnsw_${DIMS}`);
+    } finally {
+      await db.query('RESET enable_seqscan');
+      await db.query(`DROP INDEX kb_chunk_embeddings_hnsw_${DIMS}`);
+    }
+  });
+
   it('leaves out chunks under the similarity floor and deleted documents', async () => {
     expect(await vectors.search('acme', 'quarterly marketing budget')).toEqual([]);
     const gone = await ingestMarkdown(kb, 'acme', 'main', 'handbook/car-old.md', '# Car schedule\n\nOld automobile interval notes.\n');

@@ -1,16 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Chunk embeddings for vector retrieval, only where the server offers the `vector` extension:
- * elsewhere this is a no-op and retrieval stays lexical. A server that gains pgvector later gets
- * the table by running `migration:revert` for this one migration and migrating again.
- *
- * The column is an untyped `vector`: the dimension belongs to the configured model, not to the
- * schema, so switching models needs no migration (vectors carry their model and are compared only
- * with the same model's). An approximate index needs a fixed dimension; see
- * docs/kb-vector-retrieval.md for the per-model HNSW index an operator adds on a large corpus.
- */
-/**
  * A role that may not create extensions (managed servers often reserve it) keeps kb-api lexical
  * instead of failing the deployment; the savepoint keeps the migration's transaction usable.
  */
@@ -26,6 +16,16 @@ async function createExtension(q: QueryRunner): Promise<boolean> {
   }
 }
 
+/**
+ * Chunk embeddings for vector retrieval, only where the server offers the `vector` extension:
+ * elsewhere this is a no-op and retrieval stays lexical (a server that gains pgvector later: see
+ * docs/kb-vector-retrieval.md).
+ *
+ * The column is an untyped `vector`: the dimension belongs to the configured model, not to the
+ * schema, so switching models needs no migration (vectors carry their model and are compared only
+ * with the same model's). An approximate index needs a fixed dimension; see
+ * docs/kb-vector-retrieval.md for the per-model HNSW index an operator adds on a large corpus.
+ */
 export class KbChunkEmbeddings1764150000000 implements MigrationInterface {
   name = 'KbChunkEmbeddings1764150000000';
 

@@ -123,31 +123,36 @@ export class VectorSearch {
       this.logger.warn(`question not embedded, lexical retrieval only: ${(e as Error).message}`);
       return [];
     }
-    const params: unknown[] = [tenantId, vectorLiteral(embedding), provider.model, embedding.length, this.config.minSimilarity];
+    const dims = embedding.length;
+    const params: unknown[] = [tenantId, vectorLiteral(embedding), provider.model, this.config.minSimilarity];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [
       'e.tenant_id = $1',
       'c.tenant_id = $1',
       'd.tenant_id = $1',
       'e.model = $3',
-      'e.dims = $4',
+      `e.dims = ${dims}`,
       'd.deleted_at IS NULL',
       `d.status = 'indexed'`,
       ...filterClauses(filters, p),
     ];
-    // The floor keeps unrelated nearest neighbours out of the fusion: without it, a question the
-    // corpus cannot answer would still push its closest chunks between the lexical hits.
+    // The distance is taken on the vectors cast to the model's dimension (a whole number read from
+    // the reply, safe to inline): the form an operator's per-dimension HNSW index is built on, so
+    // the planner can use one (docs/kb-vector-retrieval.md). The floor keeps unrelated nearest
+    // neighbours out of the fusion: without it, a question the corpus cannot answer would still
+    // push its closest chunks between the lexical hits.
+    const distance = `e.embedding::vector(${dims}) <=> $2::vector(${dims})`;
     return this.db.query(
       `SELECT * FROM (
          SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                (1 - (e.embedding <=> $2::vector))::float8 AS similarity
+                (1 - (${distance}))::float8 AS similarity
            FROM kb_chunk_embeddings e
            JOIN kb_chunks c ON c.id = e.chunk_id
            JOIN kb_documents d ON d.id = e.document_id
           WHERE ${where.join(' AND ')}
-          ORDER BY e.embedding <=> $2::vector, c.id
+          ORDER BY ${distance}, c.id
           LIMIT ${VECTOR_CANDIDATES}) nearest
-        WHERE nearest.similarity >= $5
+        WHERE nearest.similarity >= $4
         ORDER BY nearest.similarity DESC, nearest.chunk_id`,
       params,
     );
