@@ -65,7 +65,7 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     pg = await startPgliteServer();
     embeddings = await new FakeEmbeddingsServer(DIMS, CONCEPTS).start();
     db = await migratedKb(pg.url, 'postgres');
-    await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('acme', 'Acme'), ('globex', 'Globex')`);
+    await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('acme', 'Acme'), ('globex', 'Globex'), ('initech', 'Initech')`);
     kb = indexerWith(db, embeddingsEnv(embeddings.url));
     retrieval = new RetrievalService(db);
     vectors = new VectorSearch(db, readVectorConfig(embeddingsEnv(embeddings.url)));
@@ -165,9 +165,27 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     expect(await vectors.search('globex', NO_OVERLAP)).toEqual([]);
 
     const embedder = new ChunkEmbedder(db, readVectorConfig(embeddingsEnv(embeddings.url)).provider);
+    expect(await embedder.missing('globex')).toBe(1);
     expect(await embedder.backfill('globex')).toBe(1);
+    expect(await embedder.missing('globex')).toBe(0);
     expect(await embedder.backfill('globex')).toBe(0);
     expect((await vectors.search('globex', NO_OVERLAP)).map((h) => h.document_id)).toEqual([id]);
+  });
+
+  it('backfills at most the asked number of chunks per run, oldest documents first', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    embeddings.fail(500, 500, 500);
+    const docs = [];
+    for (const n of [1, 2, 3]) docs.push(await ingestMarkdown(kb, 'initech', 'main', `notes/${n}.md`, `# Note ${n}\n\nAutomobile note number ${n}.\n`));
+    const embedder = new ChunkEmbedder(db, readVectorConfig(embeddingsEnv(embeddings.url)).provider);
+
+    expect(await embedder.missing('initech')).toBe(3);
+    expect(await embedder.backfill('initech', 2)).toBe(2);
+    const embedded = await db.query(`SELECT document_id::int AS id FROM kb_chunk_embeddings WHERE tenant_id = 'initech' ORDER BY document_id`);
+    expect(embedded.map((r: { id: number }) => r.id)).toEqual(docs.slice(0, 2));
+    expect(await embedder.missing('initech')).toBe(1);
+    expect(await embedder.backfill('initech', 2)).toBe(1);
+    expect(await embedder.missing('acme')).toBe(0);
   });
 
   it('replaces the vectors with the chunks when a new version is indexed', async () => {

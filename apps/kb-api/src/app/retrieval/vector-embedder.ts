@@ -12,6 +12,8 @@ interface PendingChunk {
 
 /** Chunks embedded per provider round trip in a backfill (the provider batches further within it). */
 const BACKFILL_PAGE = 256;
+/** A tenant's chunks of live, indexed documents ($1 the tenant). */
+const LIVE_CHUNKS = `c.tenant_id = $1 AND EXISTS (SELECT 1 FROM kb_documents d WHERE d.id = c.document_id AND d.tenant_id = $1 AND d.deleted_at IS NULL AND d.status = 'indexed')`;
 
 /**
  * Writes the vectors of chunks that have none for the configured model. Only missing vectors are
@@ -48,16 +50,22 @@ export class ChunkEmbedder {
     let written = 0;
     while (written < limit) {
       const page = Math.min(BACKFILL_PAGE, limit - written);
-      const pending = await this.pending(
-        `c.tenant_id = $1 AND EXISTS (SELECT 1 FROM kb_documents d WHERE d.id = c.document_id AND d.tenant_id = $1 AND d.deleted_at IS NULL AND d.status = 'indexed')`,
-        [tenantId, this.provider!.model],
-        page,
-      );
+      const pending = await this.pending(LIVE_CHUNKS, [tenantId, this.provider!.model], page);
       if (pending.length === 0) break;
       written += await this.write(tenantId, pending);
       if (pending.length < page) break;
     }
     return written;
+  }
+
+  /** How many chunks a backfill of the tenant would embed (its preview). */
+  async missing(tenantId: string): Promise<number> {
+    if (!(await this.active())) return 0;
+    const [row] = await this.db.query(
+      `SELECT count(*)::int AS n FROM kb_chunks c LEFT JOIN kb_chunk_embeddings e ON e.chunk_id = c.id AND e.model = $2 WHERE ${LIVE_CHUNKS} AND e.chunk_id IS NULL`,
+      [tenantId, this.provider!.model],
+    );
+    return row.n;
   }
 
   private pending(where: string, params: unknown[], limit?: number): Promise<PendingChunk[]> {
