@@ -138,6 +138,18 @@ describe('Helm chart k8s/charts/service', () => {
     expect(podOf(retention).containers[0].args).toEqual(['guardrails:retention', '--actor=cronjob/guardrails-retention']);
   });
 
+  it('gives kb-api its maintenance CronJobs (their schedules are checked against the app by its own schedules spec)', () => {
+    const tasks = ofKind(render('kb-api', 'prod'), 'CronJob').map((cj) => podOf(cj).containers[0].args!.join(' '));
+    expect(tasks).toEqual(expect.arrayContaining(['commands:run prune-expired-auth', 'commands:run prune-chat-logs']));
+  });
+
+  it('stores kb originals in object storage in every environment (pods share no disk)', () => {
+    for (const env of ['staging', 'prod'] as const) {
+      const config = ofKind(render('kb-api', env), 'ConfigMap')[0] as unknown as { data: Record<string, string> };
+      expect([env, config.data['KB_STORAGE_DRIVER'], config.data['KB_S3_BUCKET']]).toEqual([env, 's3', `platform-kb-${env}`]);
+    }
+  });
+
   it('scales and isolates in prod, stays small in staging', () => {
     expect(ofKind(render('kb-api', 'prod'), 'HorizontalPodAutoscaler')).toHaveLength(1);
     expect(ofKind(render('kb-api', 'prod'), 'NetworkPolicy')).toHaveLength(1);

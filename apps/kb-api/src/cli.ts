@@ -4,6 +4,7 @@ import { buildDataSourceOptions, migrateDatabase } from '@platform/database';
 import { GUARDRAILS_MIGRATIONS } from '@platform/guardrails';
 import { runCliAndExit } from '@platform/runtime';
 import { DataSource } from 'typeorm';
+import { scheduledCommandTask } from './app/admin-operations/commands/scheduled-command.task';
 import { seedBootstrapAdmin } from './app/identity/bootstrap-admin';
 import { ingestDemoDocuments } from './app/ingest/demo-documents';
 import { KbApiEnv } from './config/env';
@@ -40,4 +41,5 @@ runCliAndExit('kb-api', {
       }
     },
   },
+  'commands:run': scheduledCommandTask,
 });

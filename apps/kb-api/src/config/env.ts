@@ -114,6 +114,16 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Max(600_000)
   KB_S3_TIMEOUT_MS: number = 30_000;
 
+  /** Comma-separated absolute directories filesystem connectors may read under; unset: none. */
+  @IsOptional()
+  @IsString()
+  KB_CONNECTOR_FS_ROOTS?: string;
+
+  /** Comma-separated hosts, addresses or CIDR ranges web connectors may reach although private or loopback. */
+  @IsOptional()
+  @IsString()
+  KB_CONNECTOR_WEB_ALLOWED_PRIVATE?: string;
+
   /** Project of an ingested document that names none. */
   @Matches(/^.{1,120}$/)
   KB_INGEST_DEFAULT_PROJECT: string = 'default';

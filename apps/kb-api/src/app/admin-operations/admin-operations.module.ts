@@ -2,9 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '@platform/contracts';
 import { ChatModule } from '../chat/chat.module';
-import { documentStorageProvider } from '../ingest/document-storage.provider';
-import { DocumentsRepository } from '../ingest/documents.repository';
-import { IngestService } from '../ingest/ingest.service';
+import { IngestModule } from '../ingest/ingest.module';
 import { CommandsController } from './commands/commands.controller';
 import { CommandsService } from './commands/commands.service';
 import { ConnectorSettings } from './connectors/connector-settings';
@@ -21,16 +19,12 @@ import { WorkflowsService } from './workflows/workflows.service';
 
 /**
  * Admin surfaces that act: maintenance commands, connectors, tabular reviews and workflows. Work
- * runs in the API process; documents go through the ingest pipeline's own service and queue
- * (IngestModule.api() does not export IngestService, so it is provided here from the same class).
+ * runs in the API process; documents go through the ingest pipeline's own service and queue.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.kbIngest }), ChatModule],
+  imports: [IngestModule.api(), BullModule.registerQueue({ name: QUEUES.kbIngest }), ChatModule],
   controllers: [CommandsController, ConnectorsController, TabularReviewsController, WorkflowsController],
   providers: [
-    documentStorageProvider,
-    DocumentsRepository,
-    IngestService,
     CommandsService,
     ConnectorSettings,
     ConnectorsRepository,

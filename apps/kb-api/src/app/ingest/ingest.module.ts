@@ -18,7 +18,7 @@ export class IngestModule {
       imports: [BullModule.registerQueue({ name: QUEUES.kbIngest })],
       controllers: [IngestController],
       providers: [documentStorageProvider, DocumentsRepository, IngestService, IngestQueueMetrics],
-      exports: [DocumentsRepository, documentStorageProvider],
+      exports: [DocumentsRepository, documentStorageProvider, IngestService],
     };
   }
 

@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { QUEUES } from '@platform/contracts';
 import { AnswerProvider } from '../chat/answer-provider';
 import { IngestModule } from '../ingest/ingest.module';
-import { IngestService } from '../ingest/ingest.service';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { CandidateSuggester } from './candidate-suggester';
 import { PromotionController } from './promotion.controller';
@@ -14,7 +13,7 @@ import { PromotionService } from './promotion.service';
 @Module({
   imports: [IngestModule.api(), BullModule.registerQueue({ name: QUEUES.kbIngest }), NotificationsModule],
   controllers: [PromotionController],
-  providers: [AnswerProvider, CandidateSuggester, IngestService, PromotionRepository, PromotionService],
+  providers: [AnswerProvider, CandidateSuggester, PromotionRepository, PromotionService],
   exports: [CandidateSuggester],
 })
 export class PromotionModule {}

@@ -1,10 +1,9 @@
 import { loadEnv } from '@platform/config';
 import type { CliLogger } from '@platform/runtime';
-import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { KbApiEnv } from '../../../config/env';
 import { dataSourceOptions } from '../../../data-source';
-import { LocalDocumentStorage } from '../../ingest/document-storage';
+import { createDocumentStorage } from '../../ingest/document-storage.provider';
 import { runScheduledCommand } from './scheduled-run';
 import { COMMAND_SCHEDULES } from './schedules';
 
@@ -18,7 +17,7 @@ export const scheduledCommandTask = {
     const env = loadEnv(KbApiEnv);
     const db = await new DataSource(dataSourceOptions(env)).initialize();
     try {
-      const outcomes = await runScheduledCommand(db, new LocalDocumentStorage(path.resolve(env.KB_STORAGE_PATH)), args[0] ?? '');
+      const outcomes = await runScheduledCommand(db, createDocumentStorage(env), args[0] ?? '');
       for (const o of outcomes) {
         if (o.status === 'succeeded') log.info('scheduled command ran', { command: args[0], ...o });
         else log.error('scheduled command failed', { command: args[0], ...o });
