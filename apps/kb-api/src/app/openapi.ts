@@ -8,34 +8,10 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './admin/pagination';
 import { PERMISSIONS, ROLES } from './identity/rbac';
 import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifications.openapi';
 import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
+import { answer, body, bool, data, dateTime, json, nullable, page, pathId, ref, str } from './openapi-parts';
 
 /** OpenAPI 3.1 description of kb-api's accounts, admin, widget, MCP, promotion and notification routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
-const json = (schema: object) => ({ 'application/json': { schema } });
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const body = (schema: object, required = true) => ({ required, content: json(schema) });
-const answer = (description: string, schema?: object) =>
-  schema ? { description, content: json(schema) } : { description };
-const data = (schema: object) => ({
-  type: 'object',
-  required: ['data'],
-  properties: { data: schema },
-});
-const page = (item: object) => ({
-  type: 'object',
-  required: ['data', 'current_page', 'per_page', 'total', 'last_page'],
-  properties: {
-    data: { type: 'array', items: item },
-    current_page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
-    total: { type: 'integer', minimum: 0 },
-    last_page: { type: 'integer', minimum: 1 },
-  },
-});
-const str = { type: 'string' };
-const bool = { type: 'boolean' };
 const id = { type: 'integer', minimum: 1 };
-const dateTime = { type: 'string', format: 'date-time' };
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 
 const e401 = answer(
   'Guest: no session cookie or bearer token `{message: "Unauthenticated."}`',
@@ -54,13 +30,6 @@ const e422 = answer(
   ref('ValidationError'),
 );
 const guarded = { '401': e401, '403': e403 };
-const pathId = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
-});
 const userParam = pathId('user', 'User id (of the active tenant)');
 const membershipParam = pathId('id', 'Membership id (of the active tenant)');
 const tenantHeader = {

@@ -11,32 +11,9 @@ import {
   PROMOTION_AUDIT_ACTIONS,
 } from './logs/logs.dto';
 import { PII_ACTIONS, PII_DETECTORS } from './pii/pii-policy';
+import { answer, data, dateTime, int, json, nullable, page, pathId, query, ref, str } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbAdminInsightModule, merged into the kb-api document by ../openapi.ts. */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema?: object) =>
-  schema ? { description, content: json(schema) } : { description };
-const data = (schema: object) => ({
-  type: 'object',
-  required: ['data'],
-  properties: { data: schema },
-});
-const page = (item: object) => ({
-  type: 'object',
-  required: ['data', 'current_page', 'per_page', 'total', 'last_page'],
-  properties: {
-    data: { type: 'array', items: item },
-    current_page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
-    total: { type: 'integer', minimum: 0 },
-    last_page: { type: 'integer', minimum: 1 },
-  },
-});
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const dateTime = { type: 'string', format: 'date-time' };
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 const counts = { type: 'object', additionalProperties: { type: 'integer' } };
 
 const e401 = answer('Guest `{message: "Unauthenticated."}`', ref('Message'));
@@ -51,19 +28,6 @@ const e422 = answer(
 );
 const g1 = { '401': e401, '403': e403 };
 
-const pathId = (description: string) => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
-});
-const query = (name: string, schema: object, description?: string) => ({
-  name,
-  in: 'query',
-  schema,
-  ...(description ? { description } : {}),
-});
 const pageParams = [
   query('page', { type: 'integer', minimum: 1, default: 1 }),
   query('per_page', {
@@ -153,7 +117,7 @@ export const ADMIN_INSIGHT_PATHS: Record<string, object> = {
   '/api/admin/logs/chat/{id}': {
     get: {
       summary: 'One chat log with its citations',
-      parameters: [pathId('Chat log id')],
+      parameters: [pathId('id', 'Chat log id')],
       responses: { '200': answer('Chat log', data(ref('ChatLog'))), '404': e404, ...g1 },
     },
   },
@@ -163,7 +127,7 @@ export const ADMIN_INSIGHT_PATHS: Record<string, object> = {
         'The question and answer with tokenized values decrypted back in place (masked values are gone for good); recorded in the activity log',
       description:
         "G1 and the permission named by the tenant's `kb.pii_redactor.detokenize_permission` (default `pii.detokenize`).",
-      parameters: [pathId('Chat log id')],
+      parameters: [pathId('id', 'Chat log id')],
       responses: {
         '200': answer(
           'Original text',
@@ -343,12 +307,12 @@ export const ADMIN_INSIGHT_PATHS: Record<string, object> = {
   '/api/admin/compliance/reports/{id}': {
     get: {
       summary: 'One report with its content',
-      parameters: [pathId('Report id')],
+      parameters: [pathId('id', 'Report id')],
       responses: { '200': answer('Report', data(ref('ComplianceReport'))), '404': e404, ...g1 },
     },
     delete: {
       summary: 'Deletes a report',
-      parameters: [pathId('Report id')],
+      parameters: [pathId('id', 'Report id')],
       responses: { '204': answer('Deleted'), '404': e404, ...g1 },
     },
   },
@@ -356,7 +320,7 @@ export const ADMIN_INSIGHT_PATHS: Record<string, object> = {
     get: {
       summary: 'The report as an attachment: JSON (the whole report) or CSV (its rows)',
       parameters: [
-        pathId('Report id'),
+        pathId('id', 'Report id'),
         query('format', { enum: ['json', 'csv'], default: 'json' }),
       ],
       responses: {

@@ -4,33 +4,9 @@ import { DOCUMENT_STATUSES } from './inventory/inventory.dto';
 import { MAX_SERIES_DAYS, SERIES_METRICS } from './metrics/metrics.dto';
 import { ANALYSIS_DEFAULTS, AUTOWIKI_DEFAULTS, EVIDENCE_TIER_DEFAULTS } from './settings/knowledge-settings';
 import { SOURCE_TYPES } from './settings/settings.dto';
+import { answer, body, bool, data, dateTime, int, json, nullable, obj, page, pathId, query, ref, str } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbAdminKnowledgeModule, merged into the kb-api document by ../openapi.ts. */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema?: object) => (schema ? { description, content: json(schema) } : { description });
-const body = (schema: object) => ({ required: true, content: json(schema) });
-const data = (schema: object) => ({ type: 'object', required: ['data'], properties: { data: schema } });
-const page = (item: object, extra: Record<string, object> = {}) => ({
-  type: 'object',
-  required: ['data', 'current_page', 'per_page', 'total', 'last_page'],
-  properties: {
-    data: { type: 'array', items: item },
-    current_page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
-    total: { type: 'integer', minimum: 0 },
-    last_page: { type: 'integer', minimum: 1 },
-    ...extra,
-  },
-});
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const bool = { type: 'boolean' };
-const dateTime = { type: 'string', format: 'date-time' };
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
-const obj = (properties: Record<string, object>, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
-const query = (name: string, schema: object, description?: string) => ({ name, in: 'query', schema, ...(description ? { description } : {}) });
-const pathId = (name: string, description: string, pattern = '^[1-9][0-9]*$') => ({ name, in: 'path', required: true, description, schema: { type: 'string', pattern } });
 
 const G1 = 'Gate G1 (`role:admin|super-admin` in the active tenant).';
 const guarded = {

@@ -4,33 +4,10 @@ import { CONNECTOR_LIMITS } from './connectors/connector-settings';
 import { CONNECTOR_KINDS } from './connectors/connectors.dto';
 import { MAX_REVIEW_COLUMNS, MAX_REVIEW_DOCUMENTS } from './tabular-reviews/tabular-reviews.dto';
 import { WORKFLOW_KINDS } from './workflows/workflows.dto';
+import { answer, body, bool, data, dateTime, int, json, nullable, obj, page, pathId, query, ref, str } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbAdminOperationsModule, merged into the kb-api document by ../openapi.ts. */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema?: object) => (schema ? { description, content: json(schema) } : { description });
-const body = (schema: object) => ({ required: true, content: json(schema) });
-const data = (schema: object) => ({ type: 'object', required: ['data'], properties: { data: schema } });
-const page = (item: object) => ({
-  type: 'object',
-  required: ['data', 'current_page', 'per_page', 'total', 'last_page'],
-  properties: {
-    data: { type: 'array', items: item },
-    current_page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
-    total: { type: 'integer', minimum: 0 },
-    last_page: { type: 'integer', minimum: 1 },
-  },
-});
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const bool = { type: 'boolean' };
-const dateTime = { type: 'string', format: 'date-time' };
-const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
-const obj = (properties: Record<string, object>, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
 const counts = { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } };
-const query = (name: string, schema: object, description?: string) => ({ name, in: 'query', schema, ...(description ? { description } : {}) });
-const pathId = (name: string, description: string, pattern = '^[1-9][0-9]*$') => ({ name, in: 'path', required: true, description, schema: { type: 'string', pattern } });
 const pageParams = [query('page', { type: 'integer', minimum: 1, default: 1 }), query('per_page', { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: 15 })];
 const search = (what: string) => query('search', { type: 'string', maxLength: 255 }, `Case-insensitive "contains" on the ${what}`);
 

@@ -1,11 +1,8 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../admin/pagination';
 import { KB_SERVER, MCP_CALLS_PER_MINUTE, MCP_SCOPES } from './mcp-scopes';
+import { answer, dateTime, json, ref } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbMcpModule, merged into the kb-api document by ../openapi.ts. */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema: object) => ({ description, content: json(schema) });
-const dateTime = { type: 'string', format: 'date-time' };
 const nullableDate = { oneOf: [dateTime, { type: 'null' }] };
 const nullableInt = { oneOf: [{ type: 'integer' }, { type: 'null' }] };
 const pageOf = (item: string) => ({

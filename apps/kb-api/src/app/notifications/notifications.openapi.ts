@@ -1,10 +1,7 @@
 import { NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES } from './notification-types';
+import { answer, dateTime, json, ref } from '../openapi-parts';
 
 /** The notification routes' part of kb-api's OpenAPI document (merged in ../openapi.ts). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema: object) => ({ description, content: json(schema) });
-const dateTime = { type: 'string', format: 'date-time' };
 const nullableDate = { oneOf: [dateTime, { type: 'null' }] };
 
 const unauthenticated = answer('Guest `{message: "Unauthenticated."}`', ref('Message'));

@@ -1,11 +1,8 @@
 import { CANONICAL_STATUSES, CANONICAL_TYPES } from './canonical-types';
 import { MAX_SUGGESTIONS } from './candidate-suggester';
+import { answer, json, ref, str } from '../openapi-parts';
 
 /** The promotion routes' part of kb-api's OpenAPI document (merged in ../openapi.ts). */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema: object) => ({ description, content: json(schema) });
-const str = { type: 'string' };
 const slugList = { type: 'array', items: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' } };
 const uuid = { type: 'string', format: 'uuid' };
 

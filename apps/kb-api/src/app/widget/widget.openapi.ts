@@ -1,13 +1,8 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../admin/pagination';
 import { LAUNCHER_SHAPES, MAX_SNAPSHOT_BYTES, OPEN_STATUSES, SESSION_STATUSES, WIDGET_POSITIONS } from './widget-catalog';
+import { answer, body, dateTime, json, obj, page, ref } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbWidgetModule, merged into the kb-api document by ../openapi.ts. */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const answer = (description: string, schema: object) => ({ description, content: json(schema) });
-const body = (schema: object, required = true) => ({ required, content: json(schema) });
-const dateTime = { type: 'string', format: 'date-time' };
-const obj = (properties: Record<string, object>, required: string[] = []) => ({ type: 'object', ...(required.length ? { required } : {}), properties });
 
 const coded = (codes: string) => answer(`\`{error, message}\` with error ${codes}`, ref('Error'));
 const invalid = answer('Validation failure `{message, errors}` naming each field', ref('ValidationError'));
@@ -26,8 +21,6 @@ const pageParams = [
   { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
   { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE } },
 ];
-const page = (item: string) =>
-  obj({ data: { type: 'array', items: ref(item) }, current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } });
 const version = { type: 'integer', minimum: 1, description: 'The key’s current identity_credential_version (compare-and-set)' };
 const conflict = answer('Stale identity_credential_version `{error: "identity_credential_conflict", message}`', ref('Error'));
 const keyData = obj({ data: ref('WidgetKey') });
@@ -67,7 +60,7 @@ export const WIDGET_PATHS: Record<string, object> = {
     get: {
       summary: 'Widget keys of the active tenant, newest first (never their secrets)',
       parameters: [...pageParams, { name: 'search', in: 'query', schema: { type: 'string', maxLength: 255 }, description: 'In label, project key or public key' }],
-      responses: { '200': answer('A page', page('WidgetKey')), '422': invalid, ...keyGates },
+      responses: { '200': answer('A page', page(ref('WidgetKey'))), '422': invalid, ...keyGates },
     },
     post: {
       summary: 'Creates a key; the proxy secret (and identity secret, with user_auth_enabled) are shown only here',
@@ -124,7 +117,7 @@ export const WIDGET_PATHS: Record<string, object> = {
         { name: 'status', in: 'query', schema: { enum: SESSION_STATUSES } },
         { name: 'key', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'Widget key id' },
       ],
-      responses: { '200': answer('A page', page('WidgetSession')), '422': invalid, ...sessionGates },
+      responses: { '200': answer('A page', page(ref('WidgetSession'))), '422': invalid, ...sessionGates },
     },
   },
   '/api/admin/widget-sessions/{id}': {
