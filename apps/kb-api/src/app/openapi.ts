@@ -8,7 +8,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './admin/pagination';
 import { PERMISSIONS, ROLES } from './identity/rbac';
 import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifications.openapi';
 import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
-import { answer, body, bool, data, dateTime, json, nullable, page, pathId, ref, str } from './openapi-parts';
+import { answer, body, bool, data, dateTime, nullable, page, pathId, ref, str } from './openapi-parts';
 
 /** OpenAPI 3.1 description of kb-api's accounts, admin, widget, MCP, promotion and notification routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
 const id = { type: 'integer', minimum: 1 };

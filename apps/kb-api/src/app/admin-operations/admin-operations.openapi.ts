@@ -4,7 +4,7 @@ import { CONNECTOR_LIMITS } from './connectors/connector-settings';
 import { CONNECTOR_KINDS } from './connectors/connectors.dto';
 import { MAX_REVIEW_COLUMNS, MAX_REVIEW_DOCUMENTS } from './tabular-reviews/tabular-reviews.dto';
 import { WORKFLOW_KINDS } from './workflows/workflows.dto';
-import { answer, body, bool, data, dateTime, int, json, nullable, obj, page, pathId, query, ref, str } from '../openapi-parts';
+import { answer, body, bool, data, dateTime, int, nullable, obj, page, pathId, query, ref, str } from '../openapi-parts';
 
 /** OpenAPI paths and schemas of KbAdminOperationsModule, merged into the kb-api document by ../openapi.ts. */
 const counts = { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } };
