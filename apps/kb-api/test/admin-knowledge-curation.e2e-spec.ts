@@ -1,9 +1,7 @@
-import { startWorker, WorkerHandle } from '@platform/runtime';
 import { RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
-import { Caller, callerWith } from './admin-support';
+import { Caller, startKbWithCallers } from './admin-support';
 import { KbClient } from './kb-fixtures';
-import { startKb } from './kb-test-env';
 
 const DOCS = [
   { project_key: 'fleet', source_path: 'handbook/permits.md', content: '# Fleet permits\n\nEvery automobile must hold a parking permit issued by the fleet office. See [[fleet-insurance]].\n', metadata: { tags: ['fleet', 'security'] } },
@@ -16,7 +14,6 @@ describe('kb-api admin knowledge: collections, tags, synonyms, analyses', () => 
   let svc: RunningService;
   let db: DataSource;
   let stop: () => Promise<void>;
-  let worker: WorkerHandle;
   let viewer: Caller;
   let editor: Caller;
   let admin: Caller;
@@ -26,23 +23,12 @@ describe('kb-api admin knowledge: collections, tags, synonyms, analyses', () => 
   const ask = (question: string, extra: Record<string, unknown> = {}) => as(viewer, 'POST', '/api/kb/chat', { question, ...extra });
 
   beforeAll(async () => {
-    ({ svc, db, stop } = await startKb());
-    worker = await startWorker((await import('../src/worker.module')).WorkerModule);
-    viewer = await callerWith(svc.url, db, { email: 'viewer@cur.test', roles: ['viewer'] });
-    editor = await callerWith(svc.url, db, { email: 'editor@cur.test', roles: ['editor'] });
-    admin = await callerWith(svc.url, db, { email: 'admin@cur.test', roles: ['admin'] });
-    foreignAdmin = await callerWith(svc.url, db, { email: 'admin@cur-other.test', roles: ['admin'], tenant: 'other' });
-    const r = await as(editor, 'POST', '/api/kb/ingest', { documents: DOCS });
-    expect(r.status).toBe(202);
-    for (const d of r.body.documents) ids[d.source_path] = d.document_id;
-    const deadline = Date.now() + 15_000;
-    while ((await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`))[0].n < DOCS.length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    let documentIds: Record<string, number>;
+    ({ svc, db, stop, viewer, editor, admin, foreignAdmin, ids: documentIds } = await startKbWithCallers('cur.test', { adminRole: 'admin', documents: DOCS }));
+    Object.assign(ids, documentIds);
   }, 60_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await stop?.();
-  });
+  afterAll(() => stop?.());
 
   it('gates every route G1: 401 for guests, 403 for viewers and editors', async () => {
     const routes: Array<[string, string, unknown?]> = [

@@ -1,9 +1,7 @@
-import { startWorker, WorkerHandle } from '@platform/runtime';
 import { RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
-import { Caller, callerWith } from './admin-support';
+import { Caller, startKbWithCallers } from './admin-support';
 import { KbClient } from './kb-fixtures';
-import { startKb } from './kb-test-env';
 
 const ROTATION = `# Signing key rotation
 
@@ -18,11 +16,18 @@ const BACKUP = `# Database backup
 Nightly backups run at two o'clock and are kept for thirty days.
 `;
 
+const DOCS = [
+  { project_key: 'platform', source_path: 'guides/signing-key-rotation.md', content: ROTATION, metadata: { tags: ['security', 'iam'] } },
+  { project_key: 'platform', source_path: 'guides/token-lifetimes.md', content: LIFETIMES, metadata: { tags: ['security'] } },
+  { project_key: 'platform', source_path: 'ops/runbooks/backup.md', content: BACKUP, mime_type: 'text/markdown' },
+  { project_key: 'support', source_path: 'backup-copy.md', content: BACKUP },
+  { project_key: 'support', source_path: 'broken.md', content: 'x' },
+];
+
 describe('kb-api admin knowledge: metrics, tree, health, documents', () => {
   let svc: RunningService;
   let db: DataSource;
   let stop: () => Promise<void>;
-  let worker: WorkerHandle;
   let viewer: Caller;
   let editor: Caller;
   let admin: Caller;
@@ -40,23 +45,9 @@ describe('kb-api admin knowledge: metrics, tree, health, documents', () => {
   };
 
   beforeAll(async () => {
-    ({ svc, db, stop } = await startKb());
-    worker = await startWorker((await import('../src/worker.module')).WorkerModule);
-    viewer = await callerWith(svc.url, db, { email: 'viewer@know.test', roles: ['viewer'] });
-    editor = await callerWith(svc.url, db, { email: 'editor@know.test', roles: ['editor'] });
-    admin = await callerWith(svc.url, db, { email: 'admin@know.test', roles: ['admin'] });
-    foreignAdmin = await callerWith(svc.url, db, { email: 'admin@other.test', roles: ['admin'], tenant: 'other' });
-    const r = await as(editor, 'POST', '/api/kb/ingest', {
-      documents: [
-        { project_key: 'platform', source_path: 'guides/signing-key-rotation.md', content: ROTATION, metadata: { tags: ['security', 'iam'] } },
-        { project_key: 'platform', source_path: 'guides/token-lifetimes.md', content: LIFETIMES, metadata: { tags: ['security'] } },
-        { project_key: 'platform', source_path: 'ops/runbooks/backup.md', content: BACKUP, mime_type: 'text/markdown' },
-        { project_key: 'support', source_path: 'backup-copy.md', content: BACKUP },
-        { project_key: 'support', source_path: 'broken.md', content: 'x' },
-      ],
-    });
-    expect(r.status).toBe(202);
-    for (const d of r.body.documents) ids[d.source_path] = d.document_id;
+    let documentIds: Record<string, number>;
+    ({ svc, db, stop, viewer, editor, admin, foreignAdmin, ids: documentIds } = await startKbWithCallers('know.test', { documents: DOCS }));
+    Object.assign(ids, documentIds);
     expect(await waitFor(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`, [], (n) => n >= 5)).toBe(5);
     // States the worker cannot produce on demand: a stuck ingest, a failed one, a document left without chunks.
     await db.query(`UPDATE kb_documents SET status = 'failed', error = 'conversion failed' WHERE id = $1`, [ids['broken.md']]);
@@ -78,10 +69,7 @@ describe('kb-api admin knowledge: metrics, tree, health, documents', () => {
     );
   }, 60_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await stop?.();
-  });
+  afterAll(() => stop?.());
 
   it('gates every route G1: 401 for guests, 403 for viewers and editors, 200 for admins', async () => {
     const id = ids['guides/signing-key-rotation.md'];
