@@ -1,5 +1,7 @@
+import { startWorker } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { createUser, KbClient, UserFixture } from './kb-fixtures';
+import { startKb } from './kb-test-env';
 
 /** A user created in the database plus a personal access token of theirs (bearer calls need no CSRF). */
 export interface Caller {
@@ -37,8 +39,6 @@ export async function sessionOf(
  * setup of the admin-area e2e files.
  */
 export async function startKbWithCallers(domain: string, options: { adminRole?: 'admin' | 'super-admin'; documents?: object[] } = {}) {
-  const { startKb } = await import('./kb-test-env');
-  const { startWorker } = await import('@platform/runtime');
   const { svc, db, stop } = await startKb();
   const worker = await startWorker((await import('../src/worker.module')).WorkerModule);
   const viewer = await callerWith(svc.url, db, { email: `viewer@${domain}`, roles: ['viewer'] });

@@ -1,5 +1,5 @@
 import { FakeEmbeddingsServer } from '@platform/llm';
-import type { WorkerHandle } from '@platform/runtime';
+import { startWorker, WorkerHandle } from '@platform/runtime';
 import { RetrievalService } from '../src/app/retrieval/retrieval.service';
 import { readVectorConfig } from '../src/app/retrieval/vector-config';
 import { fuseRetrieval, VectorSearch } from '../src/app/retrieval/vector-search';
@@ -39,7 +39,6 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
     env = { KB_EMBEDDINGS_PROVIDER: 'openai', KB_EMBEDDINGS_BASE_URL: embeddings.url, KB_EMBEDDINGS_MODEL: EMBEDDINGS_MODEL, KB_VECTOR_MIN_SIMILARITY: '0.3' };
     process.env.DATABASE_URL = pg.url;
     kb = await startKb(env);
-    const { startWorker } = await import('@platform/runtime');
     worker = await startWorker((await import('../src/worker.module')).WorkerModule);
     await createUser(kb.db, { email: 'editor@example.com', roles: ['admin'] });
     token = (await client().call('POST', '/api/auth/token', { body: { email: 'editor@example.com', password: 'correct horse battery staple' } })).body.token;
