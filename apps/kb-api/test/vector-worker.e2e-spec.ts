@@ -2,7 +2,7 @@ import { FakeEmbeddingsServer } from '@platform/llm';
 import { startWorker, WorkerHandle } from '@platform/runtime';
 import { RetrievalService } from '../src/app/retrieval/retrieval.service';
 import { readVectorConfig } from '../src/app/retrieval/vector-config';
-import { fuseRetrieval, VectorSearch } from '../src/app/retrieval/vector-search';
+import { VectorSearch } from '../src/app/retrieval/vector-search';
 import { createUser, KbClient } from './kb-fixtures';
 import { startKb } from './kb-test-env';
 import { PgliteServer, startPgliteServer } from './pglite-server';
@@ -77,12 +77,15 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
     expect(chat.body.citations[0]).toMatchObject({ source_path: 'tax.md' });
 
     // A question sharing no word with the document (the full-text search alone finds nothing: see
-    // vector-retrieval.e2e-spec.ts): the app's retrieval fused with the vector path finds it.
+    // vector-retrieval.e2e-spec.ts): the app's retrieval, fused with the vector path, finds it, and
+    // the chat answers from it.
     const question = 'car servicing interval?';
-    const lexical = await kb.svc.app.get(RetrievalService, { strict: false }).retrieve('default', question);
     const vector = await new VectorSearch(kb.db, readVectorConfig(env)).search('default', question);
-    const fused = fuseRetrieval(lexical, vector, { perDocument: 3, primary: 8, runnerUp: 15 });
     expect(vector.map((h) => h.source_path)).toEqual(['automobile.md']);
-    expect(fused.primary.map((c) => c.source_path)).toEqual(['automobile.md']);
+    const retrieved = await kb.svc.app.get(RetrievalService, { strict: false }).retrieve('default', question);
+    expect(retrieved.primary.map((c) => c.source_path)).toEqual(['automobile.md']);
+    const answered = await client().call('POST', '/api/kb/chat', { token, body: { question } });
+    expect(answered.body.refusal_reason).toBeNull();
+    expect(answered.body.citations[0]).toMatchObject({ source_path: 'automobile.md' });
   });
 });

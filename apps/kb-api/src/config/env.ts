@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsNumber, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
 /** Every variable kb-api reads; validated at boot (see .env.example). */
@@ -113,6 +113,48 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Min(100)
   @Max(600_000)
   KB_S3_TIMEOUT_MS: number = 30_000;
+
+  /** Embeddings for vector retrieval (docs/kb-vector-retrieval.md): `none`, or an OpenAI-compatible /v1/embeddings. */
+  @IsIn(['none', 'openai'])
+  KB_EMBEDDINGS_PROVIDER: string = 'none';
+
+  /** Default: KB_LLM_BASE_URL. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  KB_EMBEDDINGS_BASE_URL?: string;
+
+  /** Default: KB_LLM_API_KEY. */
+  @IsOptional()
+  @IsString()
+  KB_EMBEDDINGS_API_KEY?: string;
+
+  /** Required with a provider; recorded with every vector, so a model change never mixes spaces. */
+  @ValidateIf((e: KbApiEnv) => e.KB_EMBEDDINGS_PROVIDER !== 'none')
+  @IsString()
+  @IsNotEmpty()
+  KB_EMBEDDINGS_MODEL?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(16000)
+  KB_EMBEDDINGS_DIMENSIONS?: number;
+
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  KB_EMBEDDINGS_TIMEOUT_MS: number = 30_000;
+
+  @IsInt()
+  @Min(1)
+  @Max(2048)
+  KB_EMBEDDINGS_BATCH_SIZE: number = 64;
+
+  /** Cosine similarity a vector hit needs to join the fusion. */
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  KB_VECTOR_MIN_SIMILARITY: number = 0.5;
 
   /** Comma-separated absolute directories filesystem connectors may read under; unset: none. */
   @IsOptional()

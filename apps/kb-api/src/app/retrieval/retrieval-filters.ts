@@ -1,5 +1,20 @@
 import type { RetrievalFilters } from './retrieval.service';
-import { globToRegex } from './retrieval.service';
+
+/** `docs/**\/*.md` → an anchored regular expression on source_path. */
+export function globToRegex(glob: string): string {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+      if (glob[i + 1] === '/') i++;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return `^${re}$`;
+}
 
 /**
  * The chat filters as SQL conditions on `d` (kb_documents), each value bound through `p` (which

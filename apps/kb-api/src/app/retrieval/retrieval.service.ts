@@ -4,8 +4,10 @@ import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { contentTerms } from './query-terms';
+import { filterClauses } from './retrieval-filters';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
 import { TermStats } from './term-stats';
+import { fuseRetrieval, VectorSearch } from './vector-search';
 
 export interface RetrievalFilters {
   project_keys?: string[];
@@ -59,21 +61,7 @@ const RUNNER_UP = 15;
 /** Rerank weights: IDF-weighted coverage of the question, the same in the title and heading path, the text rank. */
 const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
-/** `docs/**\/*.md` → an anchored regular expression on source_path. */
-export function globToRegex(glob: string): string {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      re += '.*';
-      i++;
-      if (glob[i + 1] === '/') i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return `^${re}$`;
-}
+export { globToRegex } from './retrieval-filters';
 
 /**
  * Hybrid-ready retrieval over Postgres full text: each indexed language is matched with its own
@@ -87,12 +75,20 @@ export function globToRegex(glob: string): string {
 @Injectable()
 export class RetrievalService {
   private readonly termStats: TermStats;
+  private readonly vectors: VectorSearch;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
     this.termStats = new TermStats(db);
+    this.vectors = new VectorSearch(db);
   }
 
+  /** Full text, fused by reciprocal rank with vector similarity where pgvector and an embedding provider exist (vector-search.ts). */
   async retrieve(tenantId: string, question: string, filters: RetrievalFilters = {}): Promise<RetrievalResult> {
+    const [lexical, vector] = await Promise.all([this.lexical(tenantId, question, filters), this.vectors.search(tenantId, question, filters)]);
+    return fuseRetrieval(lexical, vector, { perDocument: PER_DOCUMENT, primary: PRIMARY, runnerUp: RUNNER_UP });
+  }
+
+  private async lexical(tenantId: string, question: string, filters: RetrievalFilters): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
     const empty = { terms, primary: [], runner_up: [], candidates: 0 };
     if (terms.length === 0) return empty;
@@ -111,16 +107,7 @@ export class RetrievalService {
     const where = [`c.tenant_id = $1`, `d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`];
     const match = TEXT_SEARCH_CONFIGS.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', $2))`).join(' OR ');
     where.push(`(${match})`);
-    if (filters.project_keys?.length) where.push(`d.project_key = ANY(${p(filters.project_keys)}::text[])`);
-    if (filters.source_types?.length) where.push(`d.source_type = ANY(${p(filters.source_types)}::text[])`);
-    if (filters.doc_ids?.length) where.push(`d.id = ANY(${p(filters.doc_ids)}::bigint[])`);
-    if (filters.tag_slugs?.length) where.push(`coalesce(d.metadata->'tags', '[]'::jsonb) ?| ${p(filters.tag_slugs)}::text[]`);
-    if (filters.canonical_types?.length) where.push(`d.metadata->>'canonical_type' = ANY(${p(filters.canonical_types)}::text[])`);
-    if (filters.connector_types?.length) where.push(`d.metadata->>'connector_type' = ANY(${p(filters.connector_types)}::text[])`);
-    if (filters.collection_id !== undefined) where.push(`coalesce(d.metadata->'collection_ids', '[]'::jsonb) @> ${p(JSON.stringify([filters.collection_id]))}::jsonb`);
-    if (filters.folder_globs?.length) where.push(`d.source_path ~ ANY(${p(filters.folder_globs.map(globToRegex))}::text[])`);
-    if (filters.date_from) where.push(`d.updated_at >= ${p(filters.date_from)}::date`);
-    if (filters.date_to) where.push(`d.updated_at < (${p(filters.date_to)}::date + 1)`);
+    where.push(...filterClauses(filters, p));
     // Each query is parsed once per language (q). The matching chunks' vectors are detoasted once
     // (tv) and tested against every term: the IDF weight of the terms a chunk contains anywhere, and
     // in its title or heading path (:AB).
