@@ -287,6 +287,17 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     const mismatch = await rpc(call('kb-search', { query: 'keys' }), { ...auth, 'x-tenant-id': 'acme' });
     expect(mismatch).toEqual({ status: 403, body: { error: 'mcp_tenant_mismatch', message: expect.any(String) } });
 
+    // Refused tool calls are audited in the tenant of the credential (an unknown token has none).
+    const denied = await db.query(
+      `SELECT tool, reason, token_id FROM kb_mcp_tool_call_audit WHERE outcome = 'denied' AND reason IN ('mcp_scope_missing', 'mcp_token_expired', 'mcp_tenant_mismatch') ORDER BY id`,
+    );
+    expect(denied).toEqual([
+      { tool: 'kb-promotion-suggest', reason: 'mcp_scope_missing', token_id: String(readOnly.data.id) },
+      { tool: 'kb-promotion-suggest', reason: 'mcp_scope_missing', token_id: String(readOnly.data.id) },
+      { tool: 'kb-search', reason: 'mcp_token_expired', token_id: String(expired.data.id) },
+      { tool: 'kb-search', reason: 'mcp_tenant_mismatch', token_id: expect.any(String) },
+    ]);
+
     // A token of another tenant sees that tenant's (empty) knowledge base, never this one's.
     const acme = await issue({ label: 'acme agent' }, foreignAdmin);
     const foreign = await connect(acme.plain_token);
@@ -312,11 +323,15 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
 
     const denied = await api().call('GET', `/api/admin/mcp-tool-call-audit?outcome=denied&tool=kb-search&token_id=${mcpTokenId}`, { token: admin.token });
     expect(denied.status).toBe(200);
-    expect(denied.body.data).toHaveLength(1);
+    // The firewall's refusal, and the earlier tenant-mismatch refusal of the same token.
+    expect(denied.body.data.map((r: { reason: string }) => r.reason)).toEqual(['firewall:invalid_arguments', 'mcp_tenant_mismatch']);
     expect(denied.body.data[0]).toMatchObject({ tool: 'kb-search', outcome: 'denied', token_id: mcpTokenId, duration_ms: expect.any(Number) });
     const all = await api().call('GET', '/api/admin/mcp-tool-call-audit?per_page=100', { token: admin.token });
     expect(all.body.total).toBeGreaterThanOrEqual(rows.length);
-    expect(all.body.data.every((r: { token_id: number | null }) => r.token_id !== null)).toBe(true);
+    // Only a tool call refused for want of an MCP token (a personal token's) has none.
+    const tokenless = all.body.data.filter((r: { token_id: number | null }) => r.token_id === null);
+    expect(tokenless.map((r: { reason: string; user_id: number }) => r.reason)).toEqual(['mcp_token_required']);
+    expect(tokenless[0].user_id).toEqual(expect.any(Number));
     const future = await api().call('GET', '/api/admin/mcp-tool-call-audit?from=2999-01-01', { token: admin.token });
     expect(future.body.total).toBe(0);
     expect((await api().call('GET', '/api/admin/mcp-tool-call-audit?outcome=maybe', { token: admin.token })).status).toBe(422);

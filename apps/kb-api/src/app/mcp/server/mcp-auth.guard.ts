@@ -11,6 +11,7 @@ import { UsersRepository } from '../../identity/users.repository';
 import { MCP_CALLS_PER_MINUTE } from '../mcp-scopes';
 import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
+import { McpAuditService } from '../audit/mcp-audit.service';
 import { McpCaller, McpRequest } from './mcp-caller';
 
 /**
@@ -29,39 +30,62 @@ export class McpAuthGuard implements CanActivate {
     private readonly tenantStatus: TenantStatusReader,
     private readonly throttle: ThrottleService,
     private readonly catalogue: KbToolCatalogue,
+    private readonly audit: McpAuditService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<McpRequest>();
-    const caller = await this.authenticate(req);
-    if (!caller) throw new KbMessage(401, 'Unauthenticated.');
-    const status = await this.tenantStatus.status(caller.tenantId);
-    if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
-    if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
-    this.checkToolCalls(req.body, caller);
-    await this.countCall(caller, ctx.switchToHttp().getResponse<Response>());
-    req.mcpCaller = caller;
-    return true;
+    // Whoever the credential names, known before it is judged: a refused tool call is audited in
+    // their tenant (only an unknown credential leaves no tenant to audit in).
+    const known: { caller: McpCaller | null } = { caller: null };
+    try {
+      const caller = await this.authenticate(req, known);
+      if (!caller) throw new KbMessage(401, 'Unauthenticated.');
+      const status = await this.tenantStatus.status(caller.tenantId);
+      if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
+      if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
+      this.checkToolCalls(req.body, caller);
+      await this.countCall(caller, ctx.switchToHttp().getResponse<Response>());
+      req.mcpCaller = caller;
+      return true;
+    } catch (e) {
+      if (e instanceof KbError && known.caller) await this.auditRefusedCalls(req.body, known.caller, e.code);
+      throw e;
+    }
   }
 
-  private async authenticate(req: McpRequest): Promise<McpCaller | null> {
+  /** One `denied` audit row per tools/call of a refused request, with the refusal's code. */
+  private async auditRefusedCalls(body: unknown, caller: McpCaller, reason: string): Promise<void> {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const tool = typeof params?.name === 'string' && params.name.trim() !== '' ? params.name.slice(0, 200) : '(none)';
+      await this.audit.record({ tenantId: caller.tenantId, tokenId: caller.tokenId, userId: caller.userId, tool, arguments: params?.arguments ?? {}, outcome: 'denied', reason, durationMs: 0 });
+    }
+  }
+
+  private async authenticate(req: McpRequest, known: { caller: McpCaller | null }): Promise<McpCaller | null> {
     const header = req.headers.authorization;
     if (typeof header === 'string' && header.length > 0) {
       const credential = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       if (!credential) return null;
       if (credential.startsWith('mcp_')) {
-        const token = await this.mcpTokens.authenticate(credential);
+        const token = await this.mcpTokens.find(credential);
+        if (!token) throw new KbError(401, 'mcp_token_invalid', 'The MCP token is invalid.');
+        known.caller = { tenantId: token.tenant_id, userId: token.created_by, tokenId: token.id, scopes: token.scopes };
+        await this.mcpTokens.assertUsable(token);
         // The token names its tenant; a request that says otherwise is refused, never re-scoped.
         const asked = req.headers['x-tenant-id'];
         if (typeof asked === 'string' && asked !== '' && asked !== token.tenant_id) {
           throw new KbError(403, 'mcp_tenant_mismatch', 'The MCP token belongs to another tenant.');
         }
-        return { tenantId: token.tenant_id, userId: token.created_by, tokenId: token.id, scopes: token.scopes };
+        return known.caller;
       }
       const row = await this.personalTokens.resolve(credential);
       if (!row) return null;
       const user = await this.users.findById(row.user_id);
-      return user?.active ? { tenantId: row.tenant_id, userId: user.id, tokenId: null, scopes: null } : null;
+      known.caller = user?.active ? { tenantId: row.tenant_id, userId: user.id, tokenId: null, scopes: null } : null;
+      return known.caller;
     }
     const sessionToken = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE];
     const session = sessionToken ? await this.sessions.resolve(sessionToken) : null;
@@ -72,7 +96,8 @@ export class McpAuthGuard implements CanActivate {
     if (!this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) {
       throw new KbError(403, 'csrf_token_mismatch', 'CSRF token mismatch: send the XSRF-TOKEN cookie value in the X-XSRF-TOKEN header.');
     }
-    return { tenantId: user.tenant_id, userId: user.id, tokenId: null, scopes: null };
+    known.caller = { tenantId: user.tenant_id, userId: user.id, tokenId: null, scopes: null };
+    return known.caller;
   }
 
   /** `mcp.scope`: only tools/call messages (a JSON-RPC batch is checked message by message). */

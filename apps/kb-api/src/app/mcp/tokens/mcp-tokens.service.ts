@@ -74,11 +74,21 @@ export class McpTokensService {
    * → 403 with its own code, so a client can tell a typo from a token that has to be replaced.
    */
   async authenticate(plain: string): Promise<McpTokenRow> {
-    const row = TOKEN_SHAPE.test(plain) ? await this.tokens.findByHash(sha256(plain)) : null;
+    const row = await this.find(plain);
     if (!row) throw new KbError(401, 'mcp_token_invalid', 'The MCP token is invalid.');
+    await this.assertUsable(row);
+    return row;
+  }
+
+  /** The token's row, usable or not (revoked, expired); null when no such token exists. */
+  async find(plain: string): Promise<McpTokenRow | null> {
+    return TOKEN_SHAPE.test(plain) ? this.tokens.findByHash(sha256(plain)) : null;
+  }
+
+  /** Refuses a revoked or expired token; records the use of a usable one. */
+  async assertUsable(row: McpTokenRow): Promise<void> {
     if (row.revoked_at) throw new KbError(403, 'mcp_token_revoked', 'The MCP token has been revoked.');
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
     await this.tokens.touch(row.id);
-    return row;
   }
 }
