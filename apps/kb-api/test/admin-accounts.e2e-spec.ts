@@ -468,36 +468,36 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
       expect(viewerRole.users_count).toBe(count);
     });
 
-    it("changes a role's permissions only with roles.manage and platform.admin; super-admin's set is fixed", async () => {
-      const platform = await callerWith(svc.url, db, {
-        email: 'platform-super@acc.test',
-        roles: ['super-admin'],
-        platformAdmin: true,
-      });
+    it("changes a role's permissions in the active tenant only, with G1 and roles.manage; super-admin's set is fixed", async () => {
+      const otherViewer = await callerWith(svc.url, db, { email: 'viewer@other-roles.test', roles: ['viewer'], tenant: 'roles-other' });
       const body = { permissions: ['kb.read.any', 'logs.view', 'insights.view'] };
       expect((await as(undefined, 'PATCH', '/api/admin/roles/viewer', body)).status).toBe(401);
-      expect((await as(admin, 'PATCH', '/api/admin/roles/viewer', body)).status).toBe(403);
-      expect((await as(superAdmin, 'PATCH', '/api/admin/roles/viewer', body)).status).toBe(403); // a tenant super-admin alone
-      const ok = await as(platform, 'PATCH', '/api/admin/roles/viewer', body);
+      expect((await as(viewer, 'PATCH', '/api/admin/roles/viewer', body)).status).toBe(403);
+      expect((await as(admin, 'PATCH', '/api/admin/roles/viewer', body)).status).toBe(403); // G1 without roles.manage
+      const ok = await as(superAdmin, 'PATCH', '/api/admin/roles/viewer', body);
       expect(ok.status).toBe(200);
       expect(ok.body.data).toMatchObject({
         name: 'viewer',
         permissions: ['insights.view', 'kb.read.any', 'logs.view'],
       });
       expect((await as(viewer, 'GET', '/api/auth/me')).body.permissions).toContain('insights.view');
+      // Another tenant keeps the seeded grants of the role.
+      expect((await as(otherViewer, 'GET', '/api/auth/me')).body.permissions).toEqual(['kb.read.any', 'logs.view']);
+      const listed = await as(superAdmin, 'GET', '/api/admin/permissions');
+      expect(listed.body.data.find((p: { name: string }) => p.name === 'insights.view').roles).toContain('viewer');
 
       expect(
-        (await as(platform, 'PATCH', '/api/admin/roles/super-admin', { permissions: [] })).status,
+        (await as(superAdmin, 'PATCH', '/api/admin/roles/super-admin', { permissions: [] })).status,
       ).toBe(422);
-      expect((await as(platform, 'PATCH', '/api/admin/roles/root', body)).status).toBe(404);
-      const bad = await as(platform, 'PATCH', '/api/admin/roles/viewer', {
+      expect((await as(superAdmin, 'PATCH', '/api/admin/roles/root', body)).status).toBe(404);
+      const bad = await as(superAdmin, 'PATCH', '/api/admin/roles/viewer', {
         permissions: ['platform.admin'],
       });
       expect(bad.status).toBe(422);
       expect(bad.body.errors.permissions).toBeDefined();
       expect(
         (
-          await as(platform, 'PATCH', '/api/admin/roles/viewer', {
+          await as(superAdmin, 'PATCH', '/api/admin/roles/viewer', {
             permissions: ['kb.read.any', 'logs.view'],
           })
         ).status,
@@ -508,7 +508,7 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
       ]);
     });
 
-    it('lists permissions to G1 or to holders of permissions.view', async () => {
+    it('lists permissions to G1 only', async () => {
       const r = await as(admin, 'GET', '/api/admin/permissions');
       expect(r.status).toBe(200);
       expect(r.body.data).toHaveLength(16);
@@ -524,7 +524,8 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
         `INSERT INTO kb_user_permissions (tenant_id, user_id, permission) VALUES ('default', $1, 'permissions.view')`,
         [dpo.id],
       );
-      expect((await as(dpo, 'GET', '/api/admin/permissions')).status).toBe(200);
+      // permissions.view held directly does not open a G1 route.
+      expect((await as(dpo, 'GET', '/api/admin/permissions')).status).toBe(403);
       expect((await as(dpo, 'GET', '/api/admin/roles')).status).toBe(403);
     });
   });

@@ -426,7 +426,7 @@ export const KB_OPENAPI = {
       patch: {
         summary: "Replaces a role's permission set",
         description:
-          `${G1} Also needs roles.manage in the active tenant and, because a role's grants hold in every tenant, the global platform.admin permission. ` +
+          `${G1} Also needs roles.manage (seeded to super-admin). The new set holds in the active tenant only; other tenants keep theirs. ` +
           'The super-admin role always holds every permission (422).',
         parameters: [
           tenantHeader,
@@ -450,7 +450,7 @@ export const KB_OPENAPI = {
     '/api/admin/permissions': {
       get: {
         summary: 'The tenant-grantable permissions and the roles holding each',
-        description: 'G1, or the permissions.view permission.',
+        description: `${G1} Each permission with the roles that carry it in the active tenant.`,
         parameters: [tenantHeader],
         responses: {
           '200': answer(

@@ -9,6 +9,7 @@ import { KbAdminKnowledge1764120000000 } from './1764120000000-admin-knowledge';
 import { KbAdminInsight1764130000000 } from './1764130000000-admin-insight';
 import { KbAdminOperations1764140000000 } from './1764140000000-admin-operations';
 import { KbChunkEmbeddings1764150000000 } from './1764150000000-chunk-embeddings';
+import { KbTenantRoleGrants1764160000000 } from './1764160000000-tenant-role-grants';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   KbAdminInsight1764130000000,
   KbAdminOperations1764140000000,
   KbChunkEmbeddings1764150000000,
+  KbTenantRoleGrants1764160000000,
 ];

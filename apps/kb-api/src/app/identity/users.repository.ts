@@ -53,7 +53,7 @@ export class UsersRepository {
       `SELECT
          coalesce((SELECT array_agg(role ORDER BY role) FROM kb_user_roles WHERE user_id = $1 AND tenant_id = $2), '{}') AS roles,
          coalesce((SELECT array_agg(DISTINCT p) FROM (
-             SELECT rp.permission AS p FROM kb_user_roles ur JOIN kb_role_permissions rp ON rp.role = ur.role WHERE ur.user_id = $1 AND ur.tenant_id = $2
+             SELECT rp.permission AS p FROM kb_user_roles ur JOIN kb_effective_role_permissions rp ON rp.role = ur.role AND rp.tenant_id = ur.tenant_id WHERE ur.user_id = $1 AND ur.tenant_id = $2
              UNION SELECT permission FROM kb_user_permissions WHERE user_id = $1 AND (tenant_id = $2 OR tenant_id IS NULL)) x), '{}') AS permissions,
          EXISTS (SELECT 1 FROM kb_user_permissions WHERE user_id = $1 AND tenant_id IS NULL AND permission = $3) AS platform_admin,
          coalesce((SELECT array_agg(DISTINCT t) FROM (

@@ -62,7 +62,7 @@ export class NotificationsService {
   async holdersOf(tenantId: string, permission: string): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(
       `SELECT u.id FROM kb_users u WHERE u.active AND (
-         EXISTS (SELECT 1 FROM kb_user_roles ur JOIN kb_role_permissions rp ON rp.role = ur.role
+         EXISTS (SELECT 1 FROM kb_user_roles ur JOIN kb_effective_role_permissions rp ON rp.role = ur.role AND rp.tenant_id = ur.tenant_id
                  WHERE ur.user_id = u.id AND ur.tenant_id = $1 AND rp.permission = $2)
          OR EXISTS (SELECT 1 FROM kb_user_permissions up WHERE up.user_id = u.id AND up.tenant_id = $1 AND up.permission = $2))
        ORDER BY u.id`,

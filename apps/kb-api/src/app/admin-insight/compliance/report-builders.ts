@@ -122,7 +122,7 @@ export class ReportBuilders {
        SELECT u.id, u.name, u.email, u.active, u.tenant_id AS home_tenant, u.created_at,
          coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM kb_user_roles r WHERE r.user_id = u.id AND r.tenant_id = $1), '{}') AS roles,
          coalesce((SELECT array_agg(DISTINCT p ORDER BY p) FROM (
-             SELECT rp.permission AS p FROM kb_user_roles ur JOIN kb_role_permissions rp ON rp.role = ur.role WHERE ur.user_id = u.id AND ur.tenant_id = $1
+             SELECT rp.permission AS p FROM kb_user_roles ur JOIN kb_effective_role_permissions rp ON rp.role = ur.role AND rp.tenant_id = ur.tenant_id WHERE ur.user_id = u.id AND ur.tenant_id = $1
              UNION SELECT permission FROM kb_user_permissions WHERE user_id = u.id AND (tenant_id = $1 OR tenant_id IS NULL)) x), '{}') AS permissions,
          coalesce((SELECT array_agg(m.project_key || ':' || m.role ORDER BY m.project_key) FROM kb_memberships m WHERE m.user_id = u.id AND m.tenant_id = $1), '{}') AS memberships,
          (SELECT count(*)::int FROM kb_personal_access_tokens t WHERE t.user_id = u.id AND t.tenant_id = $1 AND t.expires_at > now()) AS active_tokens,

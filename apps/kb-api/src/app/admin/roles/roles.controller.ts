@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Req } from '@nestjs/common';
-import { Can, RequirePermission, RequireRole } from '../../auth/gates';
+import { RequirePermission, RequireRole } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
-import { KbMessage } from '../../errors/kb-errors';
 import { G1_ROLES } from '../../identity/rbac';
 import { UpdateRoleDto } from './roles.dto';
 import { RolesService } from './roles.service';
@@ -12,30 +11,26 @@ export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
   @Get('roles')
-  @RequireRole('admin', 'super-admin')
+  @RequireRole(...G1_ROLES)
   async list(@Req() req: KbRequest) {
     return { data: await this.roles.list(req.kbPrincipal!.tenantId) };
   }
 
   /**
-   * A role's grants hold in every tenant (one shared grant table), so besides roles.manage in the
-   * active tenant the change needs platform.admin: a tenant's super-admin must not reshape another
-   * tenant's permissions.
+   * G1, and reshaping grants is what roles.manage is for (seeded to super-admin only). The change
+   * holds in the active tenant only.
    */
   @Patch('roles/:role')
-  @RequireRole('admin', 'super-admin')
+  @RequireRole(...G1_ROLES)
   @RequirePermission('roles.manage')
-  @Can('platform.admin')
   async update(@Param('role') role: string, @Body() body: UpdateRoleDto, @Req() req: KbRequest) {
-    return { data: await this.roles.update(req.kbPrincipal!.tenantId, role, body.permissions) };
+    const p = req.kbPrincipal!;
+    return { data: await this.roles.update(p.tenantId, role, body.permissions, p.userId) };
   }
 
-  /** G1, or the permissions.view permission on its own (e.g. a dpo granted it directly). */
   @Get('permissions')
+  @RequireRole(...G1_ROLES)
   async permissions(@Req() req: KbRequest) {
-    const p = req.kbPrincipal!;
-    if (!p.roles.some((r) => G1_ROLES.includes(r)) && !p.permissions.includes('permissions.view'))
-      throw new KbMessage(403, 'This action is unauthorized.');
-    return { data: await this.roles.permissions() };
+    return { data: await this.roles.permissions(req.kbPrincipal!.tenantId) };
   }
 }

@@ -12,7 +12,7 @@ const roleView = (r: RoleRow) => ({
   users_count: Number(r.users_count),
 });
 
-/** The seeded roles with their grants; grants of every role but super-admin can be reshaped. */
+/** The seeded roles with their grants in a tenant; each tenant may reshape every role but super-admin. */
 @Injectable()
 export class RolesService {
   constructor(
@@ -28,19 +28,19 @@ export class RolesService {
       .sort((a, b) => b.rank - a.rank);
   }
 
-  async permissions() {
-    return this.roles.permissions();
+  async permissions(tenantId: string) {
+    return this.roles.permissions(tenantId);
   }
 
-  async update(tenantId: string, role: string, permissions: Permission[]) {
+  async update(tenantId: string, role: string, permissions: Permission[], actorId: string | null) {
     if (!isRole(role)) throw new KbError(404, 'not_found', 'Role not found.');
-    // super-admin is defined as holding everything; trimming it could lock every tenant out of roles.manage.
+    // super-admin is defined as holding everything; trimming it could lock the tenant out of roles.manage.
     if (role === 'super-admin')
       throw new KbValidationError({
         permissions: ['The super-admin role always holds every permission.'],
       });
-    await this.roles.setPermissions(role, permissions);
-    // Any user holding the role in any tenant may be affected.
+    await this.roles.setPermissions(tenantId, role, permissions, actorId);
+    // Cached authorizations of the role's holders in this tenant are stale now.
     await this.identities.invalidateEveryone();
     return (await this.list(tenantId)).find((r) => r.name === role)!;
   }
