@@ -168,6 +168,7 @@ describe('kb-api public widget API', () => {
 
     const replay = await browser('GET', `/api/widget/sessions/${id}/replay`);
     expect(replay.body.steps.map((st: { kind: string }) => st.kind)).toEqual(['start', 'tool_call', 'tool_result', 'tool_refused']);
+    expect((await browser('POST', `/api/widget/sessions/${id}/replay`)).body).toEqual(replay.body);
     expect((await db.query('SELECT step_count FROM kb_widget_sessions WHERE id = $1', [id]))[0].step_count).toBe(3);
     expect(replay.body.steps[3]).toMatchObject({ step_index: 3, tool: 'kb_search', diagnostic_json: { reason: 'invalid_arguments' } });
 

@@ -72,4 +72,11 @@ export class WidgetPublicController {
   replay(@Param('id', sessionId) id: string, @Req() req: WidgetRequest) {
     return this.sessions.replay(req.widget!, id);
   }
+
+  /** The spec lists replay among the widget's POST routes; the reference reads it with GET: both answer. */
+  @Post('sessions/:id/replay')
+  @HttpCode(200)
+  replayPosted(@Param('id', sessionId) id: string, @Req() req: WidgetRequest) {
+    return this.sessions.replay(req.widget!, id);
+  }
 }

@@ -228,6 +228,10 @@ export const WIDGET_PATHS: Record<string, object> = {
       summary: 'The session’s recorded steps, personal data masked',
       responses: { '200': answer('Steps', obj({ session: sessionRef, steps: { type: 'array', items: ref('WidgetStep') } })), '404': missingSessionPublic(), ...widgetErrors },
     }),
+    post: withSession({
+      summary: 'The same as GET (the route is also listed among the widget’s POST routes)',
+      responses: { '200': answer('Steps', obj({ session: sessionRef, steps: { type: 'array', items: ref('WidgetStep') } })), '404': missingSessionPublic(), ...widgetErrors },
+    }),
   },
   '/widget/embed.js': {
     get: {
