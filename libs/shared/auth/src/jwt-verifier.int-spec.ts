@@ -84,4 +84,65 @@ describe('JwtVerifier against a real JWKS endpoint', () => {
     ).toString('base64url');
     await expect(verifier.verify(`${h}.${forged}.${s}`)).rejects.toThrow(/signature/);
   });
+
+  describe('the cache of verified tokens', () => {
+    /** A verifier whose key lookups are counted: one lookup per signature actually checked. */
+    const counting = (options: { verifiedCacheSize?: number; verifiedCacheMs?: number } = {}) => {
+      const inner = new JwtVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: 'platform' });
+      let lookups = 0;
+      const keys = ((...args: unknown[]) => {
+        lookups++;
+        return (inner as unknown as { keys: (...a: unknown[]) => unknown }).keys(...args);
+      }) as never;
+      const verifier = new JwtVerifier({ jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: 'platform', ...options }, keys);
+      return { verifier, lookups: () => lookups };
+    };
+
+    it('checks a token\'s signature once, then serves its next uses from the cache', async () => {
+      const { verifier: v, lookups } = counting();
+      const token = await issuer.mint({ sub: 'cached' });
+      for (let i = 0; i < 5; i++) expect((await v.verify(token)).payload.sub).toBe('cached');
+      expect(lookups()).toBe(1);
+      await v.verify(await issuer.mint({ sub: 'other' }));
+      expect(lookups()).toBe(2);
+    });
+
+    it('still refuses a cached token once it has expired, and never caches a refused one', async () => {
+      const { verifier: v, lookups } = counting();
+      const token = await issuer.mint({ sub: 'short', expiresInSec: 2 });
+      await v.verify(token);
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 10_000);
+      try {
+        await expect(v.verify(token)).rejects.toThrow(/expired/);
+      } finally {
+        clock.mockRestore();
+      }
+      const tampered = `${token.slice(0, -4)}AAAA`;
+      await expect(v.verify(tampered)).rejects.toThrow(TokenInvalidError);
+      await expect(v.verify(tampered)).rejects.toThrow(TokenInvalidError);
+      expect(lookups()).toBe(4);
+    });
+
+    it('checks the signature again after verifiedCacheMs, and holds at most verifiedCacheSize tokens', async () => {
+      const { verifier: v, lookups } = counting({ verifiedCacheSize: 2, verifiedCacheMs: 50 });
+      const token = await issuer.mint({ sub: 'a' });
+      await v.verify(token);
+      await new Promise((r) => setTimeout(r, 80));
+      await v.verify(token);
+      expect(lookups()).toBe(2);
+      await v.verify(await issuer.mint({ sub: 'b' }));
+      await v.verify(await issuer.mint({ sub: 'c' })); // evicts the oldest (a)
+      await v.verify(token);
+      expect(lookups()).toBe(5);
+    });
+
+    it('is off with verifiedCacheSize 0', async () => {
+      const { verifier: v, lookups } = counting({ verifiedCacheSize: 0 });
+      const token = await issuer.mint();
+      await v.verify(token);
+      await v.verify(token);
+      expect(lookups()).toBe(2);
+    });
+  });
 });

@@ -16,6 +16,13 @@ export interface JwtVerifierOptions {
   /** Required `typ` header (RFC 9068 says at+jwt); unset accepts any. */
   typ?: string;
   timeoutMs?: number;
+  /**
+   * Tokens verified recently, kept so a client's next calls skip the signature check (the larger
+   * part of the work): at most this many (0: no cache), each for at most `verifiedCacheMs` and never
+   * past its own `exp`. Claims are checked again at every use.
+   */
+  verifiedCacheSize?: number;
+  verifiedCacheMs?: number;
 }
 
 export interface VerifiedToken {
@@ -37,6 +44,10 @@ export class TokenInvalidError extends Error {
  */
 export class JwtVerifier {
   private readonly keys: JWTVerifyGetKey;
+  /** Insertion-ordered, so the first entry is the oldest: evicted first when the cache is full. */
+  private readonly verified = new Map<string, { token: VerifiedToken; until: number }>();
+  private readonly verifiedCacheSize: number;
+  private readonly verifiedCacheMs: number;
 
   constructor(private readonly options: JwtVerifierOptions, keys?: JWTVerifyGetKey) {
     this.keys =
@@ -46,11 +57,25 @@ export class JwtVerifier {
         cacheMaxAge: options.cacheMaxAgeMs ?? 10 * 60 * 1000,
         timeoutDuration: options.timeoutMs ?? 3000,
       });
+    this.verifiedCacheSize = options.verifiedCacheSize ?? 10_000;
+    // A key withdrawn from the JWKS stops being trusted within this time (the key set itself is
+    // cached for cacheMaxAgeMs, longer than this).
+    this.verifiedCacheMs = options.verifiedCacheMs ?? 60_000;
   }
 
   async verify(token: string): Promise<VerifiedToken> {
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.until > Date.now()) {
+        this.checkClaims(cached.token.payload);
+        return cached.token;
+      }
+      this.verified.delete(token);
+    }
     try {
-      return await this.verifyOrThrow(token);
+      const verified = await this.verifyOrThrow(token);
+      this.remember(token, verified);
+      return verified;
     } catch (e) {
       if (e instanceof TokenInvalidError) throw e;
       throw new TokenInvalidError(describe(e));
@@ -75,6 +100,13 @@ export class JwtVerifier {
     const payload = parseSegment(parts[1]) as VerifiedToken['payload'];
     this.checkClaims(payload);
     return { payload, kid: header['kid'] as string | undefined };
+  }
+
+  private remember(token: string, verified: VerifiedToken): void {
+    if (this.verifiedCacheSize <= 0) return;
+    const until = Math.min(Date.now() + this.verifiedCacheMs, (verified.payload.exp as number) * 1000);
+    if (this.verified.size >= this.verifiedCacheSize) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, { token: verified, until });
   }
 
   private readonly keyObjects = new WeakMap<CryptoKey, KeyObject>();
