@@ -10,7 +10,8 @@ import { ROOT, startSystemPlatform, SystemPlatform } from '../support/system-pla
  * Faults under the running platform, each healed without anyone's help: a worker killed in the
  * middle of jobs, Redis restarted, Postgres restarted, an upstream stopped behind the gateway.
  * The platform runs on a Postgres and a Redis of this test's own (restarting the machine's shared
- * servers would break everything else), with ports moved by 300.
+ * servers would break everything else), with ports moved by 700: clear of a developer's platform, of
+ * the system test's (+200, whose worker health ports are services' ports at +300) and of the soak's (+400).
  */
 jest.setTimeout(600_000);
 
@@ -99,7 +100,7 @@ describe('the platform heals itself after faults', () => {
     await redis.start();
     // Short job locks: a job whose worker died is taken over within seconds, not the default 30 s;
     // one job at a time, so the crash below lands in the middle of the batch.
-    p = await startSystemPlatform({ offset: 300, databaseUrl: postgres.url, redisUrl: redis.url, env: { KB_WORKER_LOCK_MS: '2000', KB_WORKER_CONCURRENCY: '1' } });
+    p = await startSystemPlatform({ offset: 700, databaseUrl: postgres.url, redisUrl: redis.url, env: { KB_WORKER_LOCK_MS: '2000', KB_WORKER_CONCURRENCY: '1' } });
     token = await p.kbToken();
     // A pool: the Postgres restart below ends its connections, and it opens new ones.
     kbDb = new Pool({ connectionString: postgres.url.replace(/\/postgres$/, `/${p.namespace}kb`), max: 2 });
