@@ -139,11 +139,25 @@ try {
         return [name, { requests: sorted.length, p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)), p99_ms: round(percentile(sorted, 99)), statuses: s.statuses }];
       }),
     ),
-    // Resident memory per process: after warm-up (first minute) and at the end, and the peak.
+    // Resident memory per process: after warm-up (first minute), at the end, the peak, and the
+    // mean of the second half against the first half after warm-up (flat: close to 1).
     rss_mb: Object.fromEntries(
       [...memory.entries()].map(([label, samples]) => {
-        const warm = samples[Math.min(samples.length - 1, 6)];
-        return [label, { start: samples[0], after_1_min: warm, end: samples[samples.length - 1], peak: Math.max(...samples.filter((x) => x !== null)) }];
+        const known = samples.filter((x) => x !== null);
+        const warmed = known.slice(Math.min(known.length - 1, 6));
+        const half = Math.floor(warmed.length / 2);
+        const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+        return [
+          label,
+          {
+            start: known[0],
+            after_1_min: warmed[0],
+            end: known[known.length - 1],
+            peak: Math.max(...known),
+            second_half_vs_first: Math.round((mean(warmed.slice(half)) / mean(warmed.slice(0, half))) * 100) / 100,
+            every_10_s: samples,
+          },
+        ];
       }),
     ),
   };
