@@ -17,7 +17,10 @@ const STOPWORDS = new Set(
 export function contentTerms(text: string): string[] {
   const out = new Set<string>();
   // "How long / many / much / often …" asks for a quantity; the word names no topic.
-  const question = text.toLowerCase().normalize('NFKC').replace(/\bhow\s+(long|many|much|often|far|soon)\b/g, ' ');
+  const question = text
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/\bhow\s+(long|many|much|often|far|soon)\b/g, ' ');
   for (const w of question.match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (w.length > 1 && !STOPWORDS.has(w)) out.add(w);
   }
@@ -33,4 +36,19 @@ export const quoteLexeme = (term: string) => `'${term.replace(/'/g, "''")}'`;
 /** An OR query for to_tsquery over quoted terms. */
 export function orTsQuery(terms: string[]): string {
   return terms.map(quoteLexeme).join(' | ');
+}
+
+/**
+ * A to_tsquery matching the chunks that contain at least `k` of the operands, written so its size
+ * grows with operands × k (not with the number of k-subsets): the first operand and k-1 of the
+ * rest, or k of the rest.
+ */
+export function atLeastTsQuery(k: number, operands: string[]): string {
+  if (k <= 0) throw new Error('k must be positive');
+  if (k > operands.length) throw new Error('k exceeds the operands');
+  if (k === operands.length)
+    return operands.length === 1 ? operands[0] : `(${operands.join(' & ')})`;
+  if (k === 1) return `(${operands.join(' | ')})`;
+  const [first, ...rest] = operands;
+  return `((${first} & ${atLeastTsQuery(k - 1, rest)}) | ${atLeastTsQuery(k, rest)})`;
 }

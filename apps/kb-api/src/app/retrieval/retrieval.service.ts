@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
 import { adjacentTermPairs, groundingOf } from './grounding';
-import { contentTerms } from './query-terms';
+import { atLeastTsQuery, contentTerms } from './query-terms';
 import { filterClauses } from './retrieval-filters';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
 import { TermStats } from './term-stats';
@@ -55,6 +55,14 @@ const CANDIDATES = 100;
  * chunk: it bounds a question's cost on a large knowledge base (the rerank then picks CANDIDATES).
  */
 const PREFILTER = 400;
+/**
+ * The prefilter reads the chunks holding the most finder terms first: at least TIERS of them, then
+ * one fewer, down to two, then each finder term alone (see lexical()). A tier is found through the
+ * GIN index alone and is small, so the costly rank runs on a few hundred chunks instead of every
+ * chunk holding any finder term. The rarest MAX_FINDERS terms find.
+ */
+const TIERS = 4;
+const MAX_FINDERS = 8;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
@@ -62,6 +70,13 @@ const RUNNER_UP = 15;
 const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
 export { globToRegex } from './retrieval-filters';
+
+type CandidateRow = Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & {
+  rank: number;
+  matched: number;
+  in_heading: number;
+  found: number[];
+};
 
 /**
  * Hybrid-ready retrieval over Postgres full text: each indexed language is matched with its own
@@ -83,66 +98,142 @@ export class RetrievalService {
   }
 
   /** Full text, fused by reciprocal rank with vector similarity where pgvector and an embedding provider exist (vector-search.ts). */
-  async retrieve(tenantId: string, question: string, filters: RetrievalFilters = {}): Promise<RetrievalResult> {
-    const [lexical, vector] = await Promise.all([this.lexical(tenantId, question, filters), this.vectors.search(tenantId, question, filters)]);
-    return fuseRetrieval(lexical, vector, { perDocument: PER_DOCUMENT, primary: PRIMARY, runnerUp: RUNNER_UP });
+  async retrieve(
+    tenantId: string,
+    question: string,
+    filters: RetrievalFilters = {},
+  ): Promise<RetrievalResult> {
+    const [lexical, vector] = await Promise.all([
+      this.lexical(tenantId, question, filters),
+      this.vectors.search(tenantId, question, filters),
+    ]);
+    return fuseRetrieval(lexical, vector, {
+      perDocument: PER_DOCUMENT,
+      primary: PRIMARY,
+      runnerUp: RUNNER_UP,
+    });
   }
 
-  private async lexical(tenantId: string, question: string, filters: RetrievalFilters): Promise<RetrievalResult> {
+  private async lexical(
+    tenantId: string,
+    question: string,
+    filters: RetrievalFilters,
+  ): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
     const empty = { terms, primary: [], runner_up: [], candidates: 0 };
     if (terms.length === 0) return empty;
     // A word with synonyms is searched, counted and scored as the OR of the word and its synonyms.
-    const alternatives = alternativesOf(terms, await synonymCache.setsOf(this.db, tenantId), filters.project_keys);
-    const stats = await this.termStats.of(tenantId, terms.map((t) => termQuery(t, alternatives.get(t))));
+    const alternatives = alternativesOf(
+      terms,
+      await synonymCache.setsOf(this.db, tenantId),
+      filters.project_keys,
+    );
+    const stats = await this.termStats.of(
+      tenantId,
+      terms.map((t) => termQuery(t, alternatives.get(t))),
+    );
     const headings = terms.map((t) => termQuery(t, alternatives.get(t), 'AB'));
     // Candidates are found by the distinctive terms; common ones only score (and stay cheap to match).
     const present = stats.filter((s) => s.df > 0);
     if (present.length === 0) return empty;
     const finders = present.filter((s) => !s.common);
-    const find = finders.length ? finders : [...present].sort((a, b) => a.df - b.df).slice(0, 2);
+    const find = (finders.length ? finders : present)
+      .sort((a, b) => a.df - b.df)
+      .slice(0, finders.length ? MAX_FINDERS : 2);
     const totalWeight = stats.reduce((sum, s) => sum + s.idf, 0);
-    const params: unknown[] = [tenantId, find.map((s) => s.term).join(' | '), stats.map((s) => s.term), headings, stats.map((s) => s.idf)];
+    const params: unknown[] = [
+      tenantId,
+      find.map((s) => s.term).join(' | '),
+      stats.map((s) => s.term),
+      headings,
+      stats.map((s) => s.idf),
+    ];
     const p = (v: unknown) => `$${params.push(v)}`;
-    const where = [`c.tenant_id = $1`, `d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`];
-    const match = TEXT_SEARCH_CONFIGS.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', $2))`).join(' OR ');
-    where.push(`(${match})`);
-    where.push(...filterClauses(filters, p));
-    // Each query is parsed once per language (q). The matching chunks' vectors are detoasted once
+    const where = [
+      `c.tenant_id = $1`,
+      `d.tenant_id = $1`,
+      `d.deleted_at IS NULL`,
+      `d.status = 'indexed'`,
+      ...filterClauses(filters, p),
+    ];
+    // Only the languages the tenant's indexed documents use get a match branch (a chunk has its document's language): each
+    // branch is one more GIN scan of every tier.
+    const matching = (configs: readonly string[], query: string) =>
+      `(${configs.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', ${query}))`).join(' OR ')})`;
+    // Tiers, best first: at least k finder terms for k = TIERS..2, then each finder term alone, rarest first (a chunk holding one
+    // finder term scores mostly by that term's weight). A tier excludes the chunks of the tiers above it and runs only while they
+    // hold fewer than CANDIDATES chunks, filling up to PREFILTER (a LIMIT of 0 never runs its scan).
+    const operands = find.map((s) => s.term);
+    const top = Math.min(TIERS, operands.length);
+    const tierQueries = [
+      ...Array.from({ length: Math.max(0, top - 1) }, (_, i) => atLeastTsQuery(top - i, operands)),
+      ...operands,
+    ];
+    // The finder query per chunk language, each parsed once per query rather than once per ranked chunk.
+    const finderOf = (configs: readonly string[]) =>
+      `CASE c.language ${configs.map((cfg) => `WHEN '${cfg}'::regconfig THEN to_tsquery('${cfg}', $2)`).join(' ')} END`;
+    const tierCtes = (configs: readonly string[]) =>
+      tierQueries.map((query, i) => {
+        const higher = Array.from({ length: i }, (_, h) => `t${h}`);
+        const limit = higher.length
+          ? `(SELECT CASE WHEN count(*) < ${CANDIDATES} THEN ${PREFILTER} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
+          : PREFILTER;
+        return `t${i} AS MATERIALIZED (
+         SELECT c.id, ts_rank_cd(c.tsv, ${finderOf(configs)}, 1) AS rank
+           FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
+          WHERE ${[...where, matching(configs, p(query)), ...higher.map((h) => `c.id NOT IN (SELECT id FROM ${h})`)].join(' AND ')}
+          ORDER BY rank DESC, c.id
+          LIMIT ${limit})`;
+      });
+    // Each query is parsed once per language (q). The prefiltered chunks' vectors are detoasted once
     // (tv) and tested against every term: the IDF weight of the terms a chunk contains anywhere, and
     // in its title or heading path (:AB).
-    const rows: Array<Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { rank: number; matched: number; in_heading: number; found: number[] }> = await this.db.query(
-      `WITH q AS (
+    const rows = await this.withoutJit(async (run) => {
+      const used = await run<Array<{ language: string }>>(
+        `SELECT DISTINCT language::text AS language FROM kb_documents WHERE tenant_id = $1 AND status = 'indexed' AND deleted_at IS NULL`,
+        [tenantId],
+      );
+      const configs = TEXT_SEARCH_CONFIGS.filter((cfg) => used.some((u) => u.language === cfg));
+      if (configs.length === 0) return [];
+      return run<CandidateRow[]>(
+        `WITH ${tierCtes(configs).join(',\n')},
+       q AS (
          SELECT l.cfg::regconfig AS cfg, to_tsquery(l.cfg::regconfig, $2) AS finder,
                 array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms, array_agg(to_tsquery(l.cfg::regconfig, u.h) ORDER BY u.i) AS heads
-           FROM unnest('{${TEXT_SEARCH_CONFIGS.join(',')}}'::text[]) AS l(cfg), unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(t, h, i)
+           FROM unnest('{${configs.join(',')}}'::text[]) AS l(cfg), unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(t, h, i)
           GROUP BY l.cfg)
        SELECT * FROM (
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
-                ts_rank_cd(x.tv, q.finder, 1) AS rank,
+                x.rank::float8 AS rank,
                 (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.terms, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS matched,
                 (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.heads, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS in_heading,
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.language, c.tsv || ''::tsvector AS tv
-               FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
-              WHERE ${where.join(' AND ')}
-              ORDER BY ts_rank_cd(c.tsv, to_tsquery(c.language, $2), 1) DESC, c.id
-              LIMIT ${PREFILTER}) x
+                    c.language, c.tsv || ''::tsvector AS tv, t.rank
+               FROM (${tierQueries.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
+               JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
            JOIN q ON q.cfg = x.language) y
         ORDER BY y.matched + 0.5 * y.in_heading DESC, y.rank DESC, y.chunk_id
         LIMIT ${CANDIDATES}`,
-      params,
-    );
+        params,
+      );
+    });
     const maxRank = Math.max(0, ...rows.map((r) => r.rank));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
     const scored = rows.map(({ rank, matched, in_heading, found: _found, ...r }) => {
       const coverage = matched / totalWeight;
       const headingCoverage = in_heading / totalWeight;
       const textScore = maxRank > 0 ? rank / maxRank : 0;
-      const score = WEIGHTS.coverage * coverage + WEIGHTS.heading * headingCoverage + WEIGHTS.text * textScore;
-      return { ...r, text_score: round(textScore), coverage: round(coverage), score: round(score), grounded: false };
+      const score =
+        WEIGHTS.coverage * coverage + WEIGHTS.heading * headingCoverage + WEIGHTS.text * textScore;
+      return {
+        ...r,
+        text_score: round(textScore),
+        coverage: round(coverage),
+        score: round(score),
+        grounded: false,
+      };
     });
     scored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
     const perDoc = new Map<number, number>();
@@ -161,7 +252,25 @@ export class RetrievalService {
       PRIMARY,
     );
     shown.forEach((c, i) => (c.grounded = grounded[i]));
-    return { terms, primary: shown.slice(0, PRIMARY), runner_up: shown.slice(PRIMARY), candidates: rows.length };
+    return {
+      terms,
+      primary: shown.slice(0, PRIMARY),
+      runner_up: shown.slice(PRIMARY),
+      candidates: rows.length,
+    };
+  }
+
+  /**
+   * The tiers' summed cost estimates pass Postgres' JIT threshold although each tier reads few rows: compiling the plan would
+   * cost far more than running it, so JIT is off for the query (SET LOCAL lasts until the transaction ends).
+   */
+  private withoutJit<T>(
+    work: (run: <R>(sql: string, params: unknown[]) => Promise<R>) => Promise<T>,
+  ): Promise<T> {
+    return this.db.transaction(async (m) => {
+      await m.query('SET LOCAL jit = off');
+      return work((sql, params) => m.query(sql, params));
+    });
   }
 }
 
