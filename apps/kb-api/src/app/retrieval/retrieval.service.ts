@@ -162,7 +162,8 @@ export class RetrievalService {
       `(${configs.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', ${query}))`).join(' OR ')})`;
     // Tiers, best first: at least k finder terms for k = TIERS..2, then each finder term alone, rarest first (a chunk holding one
     // finder term scores mostly by that term's weight). A tier excludes the chunks of the tiers above it and runs only while they
-    // hold fewer than CANDIDATES chunks, filling up to PREFILTER (a LIMIT of 0 never runs its scan).
+    // hold fewer than half of CANDIDATES chunks (the rerank rarely prefers a chunk with fewer finder terms), filling up to
+    // PREFILTER (a LIMIT of 0 never runs its scan).
     const operands = find.map((s) => s.term);
     const top = Math.min(TIERS, operands.length);
     const tierQueries = [
@@ -176,7 +177,7 @@ export class RetrievalService {
       tierQueries.map((query, i) => {
         const higher = Array.from({ length: i }, (_, h) => `t${h}`);
         const limit = higher.length
-          ? `(SELECT CASE WHEN count(*) < ${CANDIDATES} THEN ${PREFILTER} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
+          ? `(SELECT CASE WHEN count(*) < ${CANDIDATES / 2} THEN ${PREFILTER} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
           : PREFILTER;
         return `t${i} AS MATERIALIZED (
          SELECT c.id, ts_rank_cd(c.tsv, ${finderOf(configs)}, 1) AS rank
