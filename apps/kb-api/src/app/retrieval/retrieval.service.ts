@@ -62,7 +62,7 @@ const PREFILTER = 400;
  * chunk holding any finder term. The rarest MAX_FINDERS terms find.
  */
 const TIERS = 4;
-const MAX_FINDERS = 8;
+const MAX_FINDERS = 6;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
