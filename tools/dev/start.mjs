@@ -146,7 +146,7 @@ Try:
 
   Knowledge base (admin@example.com / dev-admin-password-change-me; the platform's docs are its demo documents):
   KB=$(curl -s -H 'content-type: application/json' -d '{"email":"admin@example.com","password":"dev-admin-password-change-me"}' ${gatewayUrl}/api/auth/token | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')
-  curl -H "authorization: Bearer $KB" -H 'content-type: application/json' -d '{"question":"How does the retention task sweep the audit?"}' ${gatewayUrl}/api/kb/chat
+  curl -H "authorization: Bearer $KB" -H 'content-type: application/json' -d '{"question":"How are signing keys rotated?"}' ${gatewayUrl}/api/kb/chat
   curl -H "authorization: Bearer $KB" ${gatewayUrl}/api/admin/metrics/overview
   An MCP token for an agent (then point an MCP client at ${gatewayUrl}/mcp/kb; see docs/kb-mcp.md):
   curl -H "authorization: Bearer $KB" -H 'content-type: application/json' -d '{"label":"my agent"}' ${gatewayUrl}/api/admin/mcp/tokens
