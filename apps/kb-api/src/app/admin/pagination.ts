@@ -12,8 +12,8 @@ export const queryBoolean = () =>
     return value;
   });
 
-/** `?page=&per_page=&search=` of the admin lists (query strings become numbers here, strictly). */
-export class PageQueryDto {
+/** `?page=&per_page=` of a paged list (query strings become numbers here, strictly). */
+export class PageParamsDto {
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The page field must be an integer.' })
@@ -26,7 +26,10 @@ export class PageQueryDto {
   @Min(1, { message: 'The per page field must be at least 1.' })
   @Max(MAX_PER_PAGE, { message: `The per page field must not be greater than ${MAX_PER_PAGE}.` })
   per_page?: number;
+}
 
+/** `?page=&per_page=&search=` of the admin lists. */
+export class PageQueryDto extends PageParamsDto {
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'The search field must be a string.' })

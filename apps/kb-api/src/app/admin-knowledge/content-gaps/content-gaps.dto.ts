@@ -1,30 +1,17 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { MAX_PER_PAGE } from '../../admin/pagination';
+import { PageParamsDto } from '../../admin/pagination';
 
 export const DEFAULT_GAP_DAYS = 30;
 
 /** `?days=&page=&per_page=` of GET /api/admin/kb/content-gaps. */
-export class ListContentGapsQueryDto {
+export class ListContentGapsQueryDto extends PageParamsDto {
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The days field must be an integer.' })
   @Min(1, { message: 'The days field must be at least 1.' })
   @Max(365, { message: 'The days field must not be greater than 365.' })
   days?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'The page field must be an integer.' })
-  @Min(1, { message: 'The page field must be at least 1.' })
-  page?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'The per page field must be an integer.' })
-  @Min(1, { message: 'The per page field must be at least 1.' })
-  @Max(MAX_PER_PAGE, { message: `The per page field must not be greater than ${MAX_PER_PAGE}.` })
-  per_page?: number;
 }
 
 /** POST /api/admin/kb/content-gaps/{id}/resolve. */
