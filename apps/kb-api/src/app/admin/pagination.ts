@@ -4,6 +4,9 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
 
+/** Strings arrive trimmed; anything else is left for the validators to refuse. */
+export const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
 /** Query booleans as the SPA sends them: true/false or 1/0; anything else stays a string and fails. */
 export const queryBoolean = () =>
   Transform(({ value }) => {

@@ -1,9 +1,7 @@
-import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../../admin/pagination';
+import { PageQueryDto, trimmed } from '../../admin/pagination';
 
 export const ANALYSIS_KINDS = ['coverage'] as const;
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /** POST /api/admin/kb/analyses. */
 export class RunAnalysisDto {

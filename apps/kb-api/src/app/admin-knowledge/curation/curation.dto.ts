@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -13,9 +12,8 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { PageQueryDto } from '../../admin/pagination';
+import { PageQueryDto, trimmed } from '../../admin/pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export class CreateCollectionDto {

@@ -1,8 +1,7 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto } from '../../admin/pagination';
+import { PageQueryDto, trimmed } from '../../admin/pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 export const DOCUMENT_STATUSES = ['pending', 'indexed', 'failed'];
 
 /** `?project=` of GET /api/admin/kb/tree. */

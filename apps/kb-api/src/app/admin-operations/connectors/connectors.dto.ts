@@ -1,8 +1,6 @@
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../../admin/pagination';
+import { PageQueryDto, trimmed } from '../../admin/pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 export const CONNECTOR_KINDS = ['filesystem', 'web'] as const;
 const KIND = `The selected kind is invalid (one of ${CONNECTOR_KINDS.join(', ')}).`;
 

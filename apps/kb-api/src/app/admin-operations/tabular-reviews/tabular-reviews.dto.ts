@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -13,8 +13,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { trimmed } from '../../admin/pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 export const MAX_REVIEW_DOCUMENTS = 50;
 export const MAX_REVIEW_COLUMNS = 20;
 

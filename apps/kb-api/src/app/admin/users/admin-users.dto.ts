@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -13,9 +12,8 @@ import {
   MinLength,
 } from 'class-validator';
 import { Role, ROLES } from '../../identity/rbac';
-import { PageQueryDto, queryBoolean } from '../pagination';
+import { PageQueryDto, queryBoolean, trimmed } from '../pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const EMAIL = { require_tld: false };
 const ROLE_LIST = `The selected roles are invalid (one of ${ROLES.join(', ')}).`;
 

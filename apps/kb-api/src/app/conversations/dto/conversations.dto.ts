@@ -1,12 +1,12 @@
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ChatFiltersDto } from '../../chat/dto/chat.dto';
+import { trimmed } from '../../admin/pagination';
 
-const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export class CreateConversationDto {
   @IsOptional()
-  @trimmed
+  @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
@@ -14,7 +14,7 @@ export class CreateConversationDto {
 }
 
 export class RenameConversationDto {
-  @trimmed
+  @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)

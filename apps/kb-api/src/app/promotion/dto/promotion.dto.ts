@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { trimmed } from '../../admin/pagination';
 
-const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export class SuggestDto {
   @IsString()
@@ -10,7 +9,7 @@ export class SuggestDto {
   transcript!: string;
 
   @IsOptional()
-  @trimmed
+  @trimmed()
   @IsString()
   @MaxLength(120)
   project_key?: string;
@@ -31,7 +30,7 @@ export class CandidatesDto {
 }
 
 export class PromoteDto {
-  @trimmed
+  @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
@@ -43,7 +42,7 @@ export class PromoteDto {
   markdown!: string;
 
   @IsOptional()
-  @trimmed
+  @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)

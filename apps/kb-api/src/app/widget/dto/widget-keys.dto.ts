@@ -15,10 +15,9 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PageQueryDto } from '../../admin/pagination';
+import { PageQueryDto, trimmed } from '../../admin/pagination';
 import { LAUNCHER_SHAPES, normalizeOrigin, SESSION_STATUSES, SKILL_SHAPE, WIDGET_POSITIONS } from '../widget-catalog';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 /** Origins are compared lowercased without a trailing slash, so they are stored that way. */
 const origins = () => Transform(({ value }) => (Array.isArray(value) ? [...new Set(value.map((v) => (typeof v === 'string' ? normalizeOrigin(v) : v)))] : value));
 const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;

@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
+import { trimmed } from '../../admin/pagination';
 
-const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
 
 export class SetupQueryDto {
