@@ -27,6 +27,8 @@ export interface RotationResult {
 
 /** How long a loaded signer is reused before re-reading the store (so replicas follow a rotation). */
 const SIGNER_CACHE_MS = 5000;
+/** Past this age a cached signer is no longer used while its reload runs: the caller waits for the store. */
+const SIGNER_STALE_MS = 60_000;
 /** Extra time a retiring key stays published beyond the longest token lifetime (clock skew). */
 const RETIRE_LEEWAY_MS = 60_000;
 const LOCK_KEY = 0x69616d6b; // 'iamk': serialises key creation and rotation across replicas
@@ -35,6 +37,8 @@ const LOCK_KEY = 0x69616d6b; // 'iamk': serialises key creation and rotation acr
 export class SigningKeysService implements OnApplicationBootstrap {
   private readonly logger = new Logger('SigningKeys');
   private cached?: { signer: ActiveSigner; loadedAt: number };
+  private signerLoad?: Promise<ActiveSigner>;
+  private generation = 0;
   private jwksCache?: { keys: JWK[]; loadedAt: number };
 
   constructor(
@@ -50,8 +54,22 @@ export class SigningKeysService implements OnApplicationBootstrap {
 
   /** The key that signs now; cached briefly. */
   async signer(): Promise<ActiveSigner> {
-    const now = Date.now();
-    if (this.cached && now - this.cached.loadedAt < SIGNER_CACHE_MS) return this.cached.signer;
+    const cached = this.cached;
+    const age = cached ? Date.now() - cached.loadedAt : Infinity;
+    if (cached && age < SIGNER_CACHE_MS) return cached.signer;
+    // One load at a time; meanwhile a recently loaded signer keeps signing (its key stays
+    // published through any rotation), so a reload never stalls the token endpoint.
+    const loading = (this.signerLoad ??= this.loadSigner().finally(() => (this.signerLoad = undefined)));
+    if (cached && age < SIGNER_STALE_MS) {
+      loading.catch((e: unknown) => this.logger.warn(`signing key reload failed: ${(e as Error).message}`));
+      return cached.signer;
+    }
+    return loading;
+  }
+
+  private async loadSigner(): Promise<ActiveSigner> {
+    const loadedAt = Date.now();
+    const generation = this.generation;
     let active = await this.dataSource.getRepository(SigningKey).findOneBy({ state: 'active' });
     if (!active) {
       await this.rotate({ onlyInitialise: true });
@@ -59,7 +77,8 @@ export class SigningKeysService implements OnApplicationBootstrap {
     }
     const pem = this.cipher.decrypt(active.privateKeyEncrypted, `signing-key:${active.kid}`);
     const signer = { kid: active.kid, privateKey: await importPKCS8(pem, 'ES256'), keyObject: createPrivateKey(pem) };
-    this.cached = { signer, loadedAt: now };
+    // A rotation here during the load makes what was read stale; the next call reads again.
+    if (generation === this.generation) this.cached = { signer, loadedAt };
     return signer;
   }
 
@@ -122,7 +141,9 @@ export class SigningKeysService implements OnApplicationBootstrap {
       return { outcome: 'rotated' as const, active: next.kid, next: newNext.kid, retired };
     });
     if (result.outcome !== 'not_due') this.logger.log(`signing keys: ${result.outcome} (active ${result.active}, next ${result.next})`);
+    this.generation++;
     this.cached = undefined;
+    this.signerLoad = undefined;
     this.jwksCache = undefined;
     return result;
   }

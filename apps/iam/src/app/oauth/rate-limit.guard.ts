@@ -12,13 +12,17 @@ const WINDOW_SEC = 60;
  */
 @Injectable()
 export class OAuthRateLimitGuard implements CanActivate {
+  private readonly limit: number;
+
   constructor(
-    private readonly config: ConfigService,
+    config: ConfigService,
     private readonly counter: OAuthRequestCounter,
-  ) {}
+  ) {
+    this.limit = config.get<number>('OAUTH_RATE_LIMIT', 60);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const limit = this.config.get<number>('OAUTH_RATE_LIMIT', 60);
+    const limit = this.limit;
     if (limit === 0) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();

@@ -23,26 +23,31 @@ const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('b
 /** Signs RFC 9068 access tokens (typ at+jwt) with the active ES256 key. */
 @Injectable()
 export class TokenIssuer {
+  /** Read once: configuration is fixed for the life of the process, and this runs per token. */
+  readonly issuer: string;
+  private readonly ttlSec: number;
+  private readonly audience: string;
+
   constructor(
     private readonly keys: SigningKeysService,
-    private readonly config: ConfigService,
+    config: ConfigService,
     private readonly clock: Clock,
-  ) {}
-
-  get issuer(): string {
-    return this.config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
+  ) {
+    this.issuer = config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
+    this.ttlSec = config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900);
+    this.audience = config.get<string>('IAM_ACCESS_TOKEN_AUDIENCE', 'platform');
   }
 
   async accessToken(r: AccessTokenRequest): Promise<IssuedAccessToken> {
     const signer = await this.keys.signer();
-    const ttl = this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900);
+    const ttl = this.ttlSec;
     const now = this.clock.nowSec();
     const jti = randomUUID();
     const header = { alg: 'ES256', typ: 'at+jwt', kid: signer.kid };
     const claims = {
       iss: this.issuer,
       sub: r.sub,
-      aud: this.config.get<string>('IAM_ACCESS_TOKEN_AUDIENCE', 'platform'),
+      aud: this.audience,
       client_id: r.clientId,
       scope: r.scopes.join(' '),
       iat: now,

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ForbiddenException, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ProblemDetailsFilter } from '@platform/observability';
-import { answerWithFilter, appBodyParser, asNestException, FastRequest, handlerContext, mountFastRoutesInApp, runMiddleware } from '@platform/runtime';
+import { answerWithFilter, appBodyParser, asNestException, FastRequest, handlerContext, mountFastRoutesInApp, runMiddleware, sendJson } from '@platform/runtime';
 import type { Express, RequestHandler, Response } from 'express';
 import { OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
@@ -62,7 +62,7 @@ export class TokenFastRoute implements OnApplicationBootstrap {
       if (!allowed) throw new ForbiddenException('Forbidden resource');
       const header = req.headers.authorization;
       const result = await this.controller.token(req.body, typeof header === 'string' ? header : undefined, req, res);
-      res.status(200).json(result);
+      sendJson(res, 200, result);
     } catch (err) {
       if (err instanceof BodyParseError) answerWithFilter(this.appErrors, asNestException(err.cause), req, res);
       else answerWithFilter(this.oauthErrors, err, req, res);

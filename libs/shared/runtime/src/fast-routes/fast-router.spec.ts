@@ -9,6 +9,7 @@ import { Registry } from 'prom-client';
 import { appBodyParser } from './app-body-parsers';
 import { FastRoute, mountFastRoutes } from './fast-router';
 import { runMiddleware } from './nest-bridge';
+import { sendJson } from './send-json';
 
 function captureLog() {
   const chunks: string[] = [];
@@ -48,6 +49,14 @@ describe('fast routes on the raw HTTP server', () => {
       }
     },
   };
+  const sent: FastRoute = {
+    method: 'POST',
+    path: '/sent',
+    handle: async (_req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      sendJson(res, 200, { tokén: 'ü' });
+    },
+  };
   const broken: FastRoute = {
     method: 'GET',
     path: '/broken',
@@ -58,7 +67,7 @@ describe('fast routes on the raw HTTP server', () => {
 
   beforeAll(async () => {
     server = createServer(app);
-    mountFastRoutes(server, [echo], { express: app, logger: () => log.logger, duration: httpRequestDuration(registry), isDraining: () => draining });
+    mountFastRoutes(server, [echo, sent], { express: app, logger: () => log.logger, duration: httpRequestDuration(registry), isDraining: () => draining });
     mountFastRoutes(server, [broken], { express: app, logger: () => log.logger });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -81,6 +90,16 @@ describe('fast routes on the raw HTTP server', () => {
     expect(await r.json()).toEqual({ got: { a: 1 }, ip: '127.0.0.1' });
     const minted = await post('/echo', '{}', { 'x-request-id': 'not ok' });
     expect(minted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends JSON with the headers already set, a byte length and no ETag', async () => {
+    const r = await post('/sent', '');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength('{"tokén":"ü"}')));
+    expect(r.headers.get('etag')).toBeNull();
+    expect(await r.json()).toEqual({ tokén: 'ü' });
   });
 
   it('leaves everything else to the app: other paths, query strings, declined requests', async () => {
