@@ -55,6 +55,16 @@ describe('Helm chart k8s/charts/service', () => {
     expect(r.stdout + r.stderr).toMatch(/replicaCount/);
   });
 
+  it('passes httpProcesses to the app as HTTP_PROCESSES and refuses fewer than one', () => {
+    const configOf = (service: Service, env: (typeof ENVS)[number]) =>
+      (ofKind(render(service, env), 'ConfigMap')[0] as K8sObject & { data: Record<string, string> }).data;
+    for (const service of SERVICES) expect(configOf(service, 'base')['HTTP_PROCESSES']).toBe('1');
+    expect(configOf('iam', 'prod')['HTTP_PROCESSES']).toBe('2');
+    const r = helm(['lint', CHART, '--strict', '-f', 'k8s/values/iam.yaml', '--set', 'httpProcesses=0']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/httpProcesses/);
+  });
+
   describe.each(SERVICES)('%s', (service: Service) => {
     const objects = render(service);
     const api = ofKind(objects, 'Deployment').find((d) => !d.metadata.name.endsWith('-worker'))!;

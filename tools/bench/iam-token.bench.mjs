@@ -1,7 +1,9 @@
 // client_credentials token issuance: iam (Postgres-backed clients, ES256 JWT access tokens; lean
 // path, then the full Nest route) and oidc-provider configured the same way (JWT access tokens,
-// in-memory), one after the other. Every iam request is counted by the per-IP rate limit.
-//   npm run build && node tools/bench/iam-token.bench.mjs [--duration 10] [--connections 50]
+// in-memory), one after the other, each as one process and as --processes processes sharing the
+// port (iam's HTTP_PROCESSES; node:cluster for oidc-provider). Every iam request is counted by the
+// per-IP rate limit.
+//   npm run build && node tools/bench/iam-token.bench.mjs [--duration 10] [--connections 50] [--processes 2]
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -9,9 +11,12 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { load, root, startDist, stop, waitReady } from './lib.mjs';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, processes: { type: 'string', default: '2' } },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const processes = Number(values.processes);
 const secret = 'bench-secret-0123456789abcdef';
 const key = () => randomBytes(32).toString('base64');
 const env = {
@@ -52,30 +57,37 @@ async function measure(url, pid) {
   return load({ url, ...request, duration, connections }, pid);
 }
 
-const iam = startDist('iam', 'main.js', env);
-let iamResult;
-let iamNestResult;
-try {
-  await waitReady('http://127.0.0.1:3901/health/ready');
-  iamResult = await measure('http://127.0.0.1:3901/oauth/token', iam.pid);
+/** Runs `measure` against a started server, stopping it whatever happens. */
+async function against(child, readyUrl, measureIt) {
+  try {
+    await waitReady(readyUrl);
+    return await measureIt(child.pid);
+  } finally {
+    await stop(child);
+  }
+}
+
+const iamReady = 'http://127.0.0.1:3901/health/ready';
+const tokenUrl = 'http://127.0.0.1:3901/oauth/token';
+const [iamResult, iamNestResult] = await against(startDist('iam', 'main.js', env), iamReady, async (pid) => [
+  await measure(tokenUrl, pid),
   // A query string takes the same request past the lean path to the full Nest route.
-  iamNestResult = await measure('http://127.0.0.1:3901/oauth/token?via=nest', iam.pid);
-} finally {
-  await stop(iam);
-}
+  await measure(`${tokenUrl}?via=nest`, pid),
+]);
+const iamProcessesResult = await against(startDist('iam', 'main.js', { ...env, HTTP_PROCESSES: String(processes) }), iamReady, (pid) =>
+  measure(tokenUrl, pid),
+);
 
-const reference = spawn(process.execPath, [path.join(root, 'tools/bench/oidc-provider-server.mjs')], {
-  env: { ...process.env, PORT: '3902', CLIENT_SECRET: secret, NODE_ENV: 'production' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-let referenceResult;
-try {
-  await waitReady('http://127.0.0.1:3902/.well-known/openid-configuration');
-  referenceResult = await measure('http://127.0.0.1:3902/token', reference.pid);
-} finally {
-  await stop(reference);
-}
+const reference = (count) =>
+  spawn(process.execPath, [path.join(root, 'tools/bench/oidc-provider-server.mjs')], {
+    env: { ...process.env, PORT: '3902', CLIENT_SECRET: secret, NODE_ENV: 'production', PROCESSES: String(count) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+const referenceReady = 'http://127.0.0.1:3902/.well-known/openid-configuration';
+const referenceResult = await against(reference(1), referenceReady, (pid) => measure('http://127.0.0.1:3902/token', pid));
+const referenceProcessesResult = await against(reference(processes), referenceReady, (pid) => measure('http://127.0.0.1:3902/token', pid));
 
+const ratio = (a, b) => Math.round((a.requests_per_sec / b.requests_per_sec) * 100) / 100;
 process.stdout.write(
   JSON.stringify(
     {
@@ -83,8 +95,11 @@ process.stdout.write(
       duration_s: duration,
       iam: iamResult,
       iam_via_nest_route: iamNestResult,
+      [`iam_${processes}_processes`]: iamProcessesResult,
       oidc_provider: referenceResult,
-      iam_to_oidc_provider_throughput: Math.round((iamResult.requests_per_sec / referenceResult.requests_per_sec) * 100) / 100,
+      [`oidc_provider_${processes}_processes`]: referenceProcessesResult,
+      iam_to_oidc_provider_throughput: ratio(iamResult, referenceResult),
+      [`iam_to_oidc_provider_throughput_${processes}_processes`]: ratio(iamProcessesResult, referenceProcessesResult),
     },
     null,
     2,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { runOrExit, startHttpApp } from '@platform/runtime';
+import { runHttpService, startHttpApp } from '@platform/runtime';
 import { AppModule } from './app.module';
 import { httpOptions } from './http-options';
 
-runOrExit('evidence-review', () => startHttpApp(AppModule, httpOptions));
+runHttpService('evidence-review', () => startHttpApp(AppModule, httpOptions));

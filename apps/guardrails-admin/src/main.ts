@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { runOrExit, startHttpApp } from '@platform/runtime';
+import { runHttpService, startHttpApp } from '@platform/runtime';
 import { AppModule } from './app.module';
 import { httpOptions } from './http-options';
 
-runOrExit('guardrails-admin', () => startHttpApp(AppModule, httpOptions));
+runHttpService('guardrails-admin', () => startHttpApp(AppModule, httpOptions));

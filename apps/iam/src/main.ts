@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runOrExit, startHttpApp } from '@platform/runtime';
+import { runHttpService, startHttpApp } from '@platform/runtime';
 import { AppModule } from './app.module';
 
-runOrExit('iam', () => startHttpApp(AppModule));
+runHttpService('iam', () => startHttpApp(AppModule));

@@ -51,6 +51,15 @@ export class BaseEnv {
   @Min(0)
   @Max(60000)
   SHUTDOWN_GRACE_MS: number = 0;
+
+  /**
+   * Processes serving the HTTP port in one pod (node:cluster). 1 scales by replicas alone; more
+   * lets one pod use that many cores.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  HTTP_PROCESSES: number = 1;
 }
 
 /** Services that own a database and use Redis. */

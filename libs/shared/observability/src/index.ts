@@ -3,3 +3,4 @@ export * from './domain-error';
 export * from './problem-details.filter';
 export * from './validation';
 export * from './metrics.module';
+export * from './cluster-metrics';

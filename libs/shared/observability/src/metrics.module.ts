@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { joinClusterMetrics, metricsText } from './cluster-metrics';
 
 export const METRICS_REGISTRY = Symbol.for('platform.METRICS_REGISTRY');
 
@@ -9,6 +10,7 @@ export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  joinClusterMetrics(registry);
   return registry;
 }
 
@@ -56,7 +58,7 @@ export class MetricsController {
   @Get()
   @Header('Cache-Control', 'no-store')
   async metrics(): Promise<string> {
-    return this.registry.metrics();
+    return metricsText(this.registry);
   }
 }
 

@@ -30,6 +30,8 @@ export class ClientSecretMetrics implements OnModuleInit {
     const counts = () => this.counts();
     new Gauge({
       name: 'iam_client_secrets',
+      // Shared state, read alike by every process of the service: not summed across them.
+      aggregator: 'max',
       help: 'OAuth clients by secret status (ok, expiring, expired, revoked, public)',
       labelNames: ['status'],
       registers: [this.registry],

@@ -24,6 +24,8 @@ export class IngestQueueMetrics implements OnModuleInit {
     if (!this.registry || this.registry.getSingleMetric('kb_ingest_jobs')) return;
     new Gauge({
       name: 'kb_ingest_jobs',
+      // Shared state, read alike by every process of the service: not summed across them.
+      aggregator: 'max',
       help: 'IngestDocumentJob jobs in the kb.ingest queue by state',
       labelNames: ['state'],
       registers: [this.registry],
