@@ -65,7 +65,14 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
     expect(r.status).toBe(202);
     expect(await waitIndexed(2)).toBe(2);
 
-    const vectors = await kb.db.query(`SELECT d.source_path, e.model, e.dims FROM kb_chunk_embeddings e JOIN kb_documents d ON d.id = e.document_id ORDER BY d.source_path`);
+    // The worker embeds after it commits the index, so a document can be indexed a moment before its vectors land.
+    const embedded = async () => kb.db.query(`SELECT d.source_path, e.model, e.dims FROM kb_chunk_embeddings e JOIN kb_documents d ON d.id = e.document_id ORDER BY d.source_path`);
+    const deadline = Date.now() + 15_000;
+    let vectors = await embedded();
+    while (vectors.length < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      vectors = await embedded();
+    }
     expect(vectors).toEqual([
       { source_path: 'automobile.md', model: EMBEDDINGS_MODEL, dims: 256 },
       { source_path: 'tax.md', model: EMBEDDINGS_MODEL, dims: 256 },
