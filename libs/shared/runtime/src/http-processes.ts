@@ -7,6 +7,8 @@ import { runOrExit } from './http-app';
 /** Unexpected exits tolerated within the window before the supervisor gives up and lets the orchestrator restart the pod. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
+/** Beyond SHUTDOWN_GRACE_MS, what a process gets to close on the SIGINT it received itself. */
+const SIGINT_STRAGGLER_MS = 5_000;
 
 /**
  * main.ts for an HTTP service. One process by default; with HTTP_PROCESSES=n above 1 this process
@@ -16,32 +18,34 @@ const RESTART_WINDOW_MS = 60_000;
  */
 export function runHttpService(service: string, start: () => Promise<unknown>): void {
   if (cluster.isWorker) return runOrExit(service, start);
-  let processes: number;
+  let env: BaseEnv;
   try {
-    processes = loadEnv(BaseEnv).HTTP_PROCESSES;
+    env = loadEnv(BaseEnv);
   } catch (e) {
     process.stderr.write(`${service} cannot start: ${(e as Error).message}\n`);
     process.exit(1);
   }
-  if (processes <= 1) return runOrExit(service, start);
-  superviseHttpProcesses(service, processes, pino({ name: service, level: process.env['LOG_LEVEL'] || 'info', base: { service } }));
+  if (env.HTTP_PROCESSES <= 1) return runOrExit(service, start);
+  superviseHttpProcesses(service, env, pino({ name: service, level: env.LOG_LEVEL, base: { service } }));
 }
 
-function superviseHttpProcesses(service: string, count: number, log: Logger): void {
+function superviseHttpProcesses(service: string, env: BaseEnv, log: Logger): void {
+  const count = env.HTTP_PROCESSES;
   const serving = new Set<number>();
   const recentExits: number[] = [];
   let stopping = false;
   let exitCode = 0;
 
   const running = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-  const stop = (code: number) => {
+  const stop = (code: number, afterMs = 0) => {
     if (stopping) return;
     stopping = true;
     exitCode = code;
-    const workers = running();
-    if (workers.length === 0) process.exit(code);
+    if (running().length === 0) process.exit(code);
     // Each process drains as a single one would (readiness red, SHUTDOWN_GRACE_MS, close).
-    for (const worker of workers) worker.process.kill('SIGTERM');
+    const signalAll = () => running().forEach((worker) => worker.process.kill('SIGTERM'));
+    if (afterMs > 0) setTimeout(signalAll, afterMs);
+    else signalAll();
   };
 
   answerClusterMetrics();
@@ -70,7 +74,9 @@ function superviseHttpProcesses(service: string, count: number, log: Logger): vo
     cluster.fork();
   });
   process.on('SIGTERM', () => stop(0));
-  process.on('SIGINT', () => stop(0));
+  // Ctrl-C in a terminal reaches every process of the group and each already drains on it; a
+  // second signal would cut that short. So SIGINT only stops processes still running after a drain.
+  process.on('SIGINT', () => stop(0, env.SHUTDOWN_GRACE_MS + SIGINT_STRAGGLER_MS));
 
   for (let i = 0; i < count; i++) cluster.fork();
   log.info({ processes: count }, `${service}: serving with ${count} processes`);

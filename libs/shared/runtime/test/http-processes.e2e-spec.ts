@@ -139,6 +139,34 @@ describe('HTTP_PROCESSES: several processes of one service on one port', () => {
   });
 });
 
+describe('HTTP_PROCESSES: interrupts', () => {
+  it('stops every process when only the supervisor gets SIGINT, after a drain\'s time', async () => {
+    const service = await startService({ HTTP_PROCESSES: '2' });
+    const pids = await until('two serving processes', async () => {
+      const now = await servingPids(service.url);
+      return now.size === 2 ? now : undefined;
+    });
+    service.child.kill('SIGINT');
+    expect((await service.exited).code).toBe(0);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  });
+
+  it('lets each process drain on a Ctrl-C that reaches them all, without a second signal', async () => {
+    const service = await startService({ HTTP_PROCESSES: '2' });
+    const pids = await until('two serving processes', async () => {
+      const now = await servingPids(service.url);
+      return now.size === 2 ? now : undefined;
+    });
+    // What a terminal does: the signal goes to every process of the group.
+    for (const pid of [service.child.pid!, ...pids]) process.kill(pid, 'SIGINT');
+    const started = Date.now();
+    expect((await service.exited).code).toBe(0);
+    // Well inside the supervisor's own SIGINT delay (SHUTDOWN_GRACE_MS 0 + 5 s): the processes ended themselves.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(service.output()).not.toContain('starting another');
+  });
+});
+
 describe('HTTP_PROCESSES: refusals at start', () => {
   it('names a bad HTTP_PROCESSES and exits 1', async () => {
     const service = await startService({ HTTP_PROCESSES: '0' });
