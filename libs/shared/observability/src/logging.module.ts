@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -76,7 +77,8 @@ export function pinoHttpOptions(service: string, level: string, pretty: boolean)
   return {
     name: service,
     level,
-    base: { service },
+    // Where several processes serve one pod (HTTP_PROCESSES), the pid tells their lines apart.
+    base: cluster.isWorker ? { service, pid: process.pid } : { service },
     genReqId: requestIdFor,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     autoLogging: { ignore: (req) => isQuietPath(req.url) },

@@ -100,6 +100,9 @@ describe('HTTP_PROCESSES: several processes of one service on one port', () => {
     expect(firstPids.size).toBe(2);
     expect(firstPids.has(service.child.pid!)).toBe(false);
     expect(service.output()).toContain('serving with 2 processes');
+    // Each process's log lines carry its pid.
+    const lines = service.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { pid?: number; service?: string });
+    for (const pid of firstPids) expect(lines.some((l) => l.pid === pid && l.service === 'clustered-fixture')).toBe(true);
   });
 
   it('answers /metrics for every process, whichever one is asked', async () => {
