@@ -59,12 +59,21 @@ export class SigningKeysService implements OnApplicationBootstrap {
     if (cached && age < SIGNER_CACHE_MS) return cached.signer;
     // One load at a time; meanwhile a recently loaded signer keeps signing (its key stays
     // published through any rotation), so a reload never stalls the token endpoint.
-    const loading = (this.signerLoad ??= this.loadSigner().finally(() => (this.signerLoad = undefined)));
+    const loading = this.signerLoad ?? this.startSignerLoad();
     if (cached && age < SIGNER_STALE_MS) {
       loading.catch((e: unknown) => this.logger.warn(`signing key reload failed: ${(e as Error).message}`));
       return cached.signer;
     }
     return loading;
+  }
+
+  private startSignerLoad(): Promise<ActiveSigner> {
+    const load = this.loadSigner().finally(() => {
+      // A rotation may have replaced this load with a newer one meanwhile; leave that one be.
+      if (this.signerLoad === load) this.signerLoad = undefined;
+    });
+    this.signerLoad = load;
+    return load;
   }
 
   private async loadSigner(): Promise<ActiveSigner> {

@@ -40,7 +40,6 @@ export class TokenIssuer {
 
   async accessToken(r: AccessTokenRequest): Promise<IssuedAccessToken> {
     const signer = await this.keys.signer();
-    const ttl = this.ttlSec;
     const now = this.clock.nowSec();
     const jti = randomUUID();
     const header = { alg: 'ES256', typ: 'at+jwt', kid: signer.kid };
@@ -51,13 +50,13 @@ export class TokenIssuer {
       client_id: r.clientId,
       scope: r.scopes.join(' '),
       iat: now,
-      exp: now + ttl,
+      exp: now + this.ttlSec,
       jti,
       ...r.extra,
     };
     const input = `${b64url(header)}.${b64url(claims)}`;
     // JWS ES256 (RFC 7518 §3.4): the raw r||s signature, which ieee-p1363 encoding gives directly.
     const signature = sign('sha256', Buffer.from(input), { key: signer.keyObject, dsaEncoding: 'ieee-p1363' });
-    return { token: `${input}.${signature.toString('base64url')}`, jti, expiresIn: ttl };
+    return { token: `${input}.${signature.toString('base64url')}`, jti, expiresIn: this.ttlSec };
   }
 }
