@@ -46,11 +46,9 @@ const waiting = new Map<number, (answer: Answer) => void>();
 export function joinClusterMetrics(registry: Registry): void {
   if (!cluster.isWorker) return;
   AggregatorRegistry.setRegistries([registry]);
-  if (joined) {
-    joined = registry;
-    return;
-  }
+  const listening = joined !== undefined;
   joined = registry;
+  if (listening) return;
   // Constructing one installs prom-client's own listener that answers the supervisor's gathering.
   new AggregatorRegistry();
   process.on('message', (message: unknown) => {

@@ -34,7 +34,7 @@ export class PageParamsDto {
 /** `?page=&per_page=&search=` of the admin lists. */
 export class PageQueryDto extends PageParamsDto {
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @trimmed()
   @IsString({ message: 'The search field must be a string.' })
   @MaxLength(255, { message: 'The search field must not be greater than 255 characters.' })
   search?: string;
