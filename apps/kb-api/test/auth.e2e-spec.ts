@@ -95,6 +95,8 @@ describe('kb-api /api/auth', () => {
       const r = await client().call('POST', '/api/auth/token', { body: { email: ' TOK@example.com', password: 'correct horse battery staple', device_name: 'laptop' } });
       expect(r.status).toBe(201);
       expect(r.body).toEqual({ token: expect.stringMatching(/^kbp_[0-9A-Za-z]{43}$/), token_type: 'Bearer', user: { id: expect.any(Number), name: 'Tok', email: 'Tok@Example.com' } });
+      expect(r.headers.get('ratelimit-policy')).toMatch(/^"token";q=5;w=\d+$/);
+      expect(r.headers.get('ratelimit')).toMatch(/^"token";r=5;t=\d+$/);
       const [row] = await db.query(`SELECT name, abilities, token_hash, expires_at - created_at AS lifetime FROM kb_personal_access_tokens ORDER BY id DESC LIMIT 1`);
       expect(row).toMatchObject({ name: 'laptop', abilities: ['kb:read', 'kb:chat'], lifetime: { days: 30 } });
       expect(row.token_hash).not.toContain(r.body.token.slice(4));
@@ -117,10 +119,19 @@ describe('kb-api /api/auth', () => {
       expect(long.status).toBe(422);
       expect(long.body.errors.device_name).toBeDefined();
       expect((await client().call('POST', '/api/auth/token', { body: { password: 'x' } })).status).toBe(422);
-      for (let i = 0; i < 5; i++) expect((await client().call('POST', '/api/auth/token', { body: { email: 'tok2@example.com', password: 'bad' } })).status).toBe(422);
+      for (let i = 0; i < 5; i++) {
+        const failed = await client().call('POST', '/api/auth/token', { body: { email: 'tok2@example.com', password: 'bad' } });
+        expect(failed.status).toBe(422);
+        // The quota is failed attempts: each answer says how many are left in the window.
+        expect(failed.headers.get('ratelimit-policy')).toMatch(/^"token";q=5;w=\d+$/);
+        expect(failed.headers.get('ratelimit')).toMatch(new RegExp(`^"token";r=${4 - i};t=\\d+$`));
+      }
       const blocked = await client().call('POST', '/api/auth/token', { body: { email: 'tok2@example.com', password: 'correct horse battery staple' } });
       expect(blocked.status).toBe(429);
       expect(blocked.body.errors.email).toBeDefined();
+      expect(blocked.headers.get('ratelimit-policy')).toMatch(/^"token";q=5;w=\d+$/);
+      expect(blocked.headers.get('ratelimit')).toMatch(/^"token";r=0;t=\d+$/);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
     it('revokes the calling token (204, then 401); a cookie session may not use the route', async () => {
@@ -177,7 +188,7 @@ describe('kb-api /api/auth', () => {
   });
 
   describe('tenancy', () => {
-    it('resolves X-Tenant-Id, refuses malformed (400) and foreign (403) tenants, allows members and cross-access', async () => {
+    it('resolves X-Tenant-Id, refuses malformed (400) and foreign (403) tenants, allows members and platform admins', async () => {
       await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('acme', 'Acme'), ('globex', 'Globex'), ('frozen', 'Frozen')`);
       await db.query(`UPDATE kb_tenants SET status = 'suspended' WHERE id = 'frozen'`);
       await createUser(db, { email: 'bob@acme.test', tenant: 'acme', roles: ['viewer'] });
@@ -197,8 +208,13 @@ describe('kb-api /api/auth', () => {
 
       await createUser(db, { email: 'ops@acme.test', tenant: 'acme', roles: ['super-admin'] });
       const ops = (await client().call('POST', '/api/auth/token', { body: { email: 'ops@acme.test', password: 'correct horse battery staple' } })).body.token;
-      expect((await whoami('globex', ops)).status).toBe(200); // tenant.cross-access via super-admin
-      expect((await whoami('frozen', ops)).body).toMatchObject({ error: 'tenant_suspended' });
+      // A tenant super-admin holds tenant permissions only: another tenant stays closed to them.
+      expect((await whoami('globex', ops)).body).toMatchObject({ error: 'tenant_forbidden' });
+      // Entering another tenant is platform.admin's (audited in kb_cross_tenant_audit).
+      await createUser(db, { email: 'platform@acme.test', tenant: 'acme', roles: ['viewer'], platformAdmin: true });
+      const platform = (await client().call('POST', '/api/auth/token', { body: { email: 'platform@acme.test', password: 'correct horse battery staple' } })).body.token;
+      expect((await whoami('globex', platform)).body).toMatchObject({ tenantId: 'globex', roles: [] });
+      expect((await whoami('frozen', platform)).body).toMatchObject({ error: 'tenant_suspended' });
     });
   });
 

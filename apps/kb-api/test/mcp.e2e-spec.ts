@@ -377,9 +377,24 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     const t = await issue({ label: 'busy agent' });
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const statuses: number[] = [];
-    for (let i = 0; i < 61; i++) statuses.push((await rpc(list, { authorization: `Bearer ${t.plain_token}` })).status);
+    const answers: Array<{ headers: Headers }> = [];
+    for (let i = 0; i < 61; i++) {
+      const r = await fetch(url(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${t.plain_token}` },
+        body: JSON.stringify(list),
+      });
+      await r.text();
+      statuses.push(r.status);
+      answers.push(r);
+    }
     expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
     expect(statuses[60]).toBe(429);
+    expect(answers[0].headers.get('ratelimit-policy')).toBe('"mcp";q=60;w=60');
+    expect(answers[0].headers.get('ratelimit')).toMatch(/^"mcp";r=59;t=\d+$/);
+    expect(answers[60].headers.get('ratelimit-policy')).toBe('"mcp";q=60;w=60');
+    expect(answers[60].headers.get('ratelimit')).toMatch(/^"mcp";r=0;t=\d+$/);
+    expect(Number(answers[60].headers.get('retry-after'))).toBeGreaterThan(0);
     // Another token has its own budget.
     expect((await rpc(list, { authorization: `Bearer ${mcpToken}` })).status).toBe(200);
   });

@@ -303,15 +303,24 @@ describe('kb-api public widget API', () => {
     const limited = await call('GET', '/api/widget/setup', { key: key.public_key, origin: SITE, ip });
     expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-policy')).toBe('"widget-ip";q=120;w=60');
+    expect(limited.headers.get('ratelimit')).toMatch(/^"widget-ip";r=0;t=\d+$/);
 
     const slow = await createKey({ label: 'Slow', rate_limit: 2 });
     const ip2 = '10.200.0.2';
     const token = (await call('POST', '/api/widget/session-token', { key: slow.public_key, origin: SITE, ip: '10.200.0.3', body: {} })).body.token;
-    expect((await call('GET', '/api/widget/setup', { key: slow.public_key, origin: SITE, ip: ip2 })).status).toBe(200);
+    const normal = await call('GET', '/api/widget/setup', { key: slow.public_key, origin: SITE, ip: ip2 });
+    expect(normal.status).toBe(200);
+    // Both policies that judged the request, and a browser may read them.
+    expect(normal.headers.get('ratelimit-policy')).toBe('"widget-ip";q=120;w=60, "widget-key";q=2;w=60');
+    expect(normal.headers.get('ratelimit')).toMatch(/^"widget-ip";r=119;t=\d+, "widget-key";r=1;t=\d+$/);
+    expect(normal.headers.get('access-control-expose-headers')).toMatch(/RateLimit, RateLimit-Policy, Retry-After/);
     expect((await call('GET', '/api/widget/setup', { key: slow.public_key, origin: SITE, ip: ip2 })).status).toBe(200);
     const over = await call('GET', '/api/widget/setup', { bearer: token, origin: SITE, ip: ip2 });
     expect([over.status, over.body.error]).toEqual([429, 'rate_limited']);
     expect(over.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(over.headers.get('ratelimit-policy')).toBe('"widget-ip";q=120;w=60, "widget-key";q=2;w=60');
+    expect(over.headers.get('ratelimit')).toMatch(/^"widget-ip";r=117;t=\d+, "widget-key";r=0;t=\d+$/);
     // Another client address is not held back, and the token survived the 429.
     expect((await call('GET', '/api/widget/setup', { bearer: token, origin: SITE, ip: '10.200.0.4' })).status).toBe(200);
   });
@@ -319,8 +328,15 @@ describe('kb-api public widget API', () => {
   it('limits steps per session to 30 a minute', async () => {
     const id = (await browser('POST', '/api/widget/sessions/start', { snapshot })).body.session.id;
     const refusedArgs = { tool: 'kb_search', args: { query: 'x', limit: 99 } };
-    for (let i = 0; i < 30; i++) expect((await browser('POST', `/api/widget/sessions/${id}/exec-tool`, refusedArgs)).status).toBe(200);
+    for (let i = 0; i < 30; i++) {
+      const step = await browser('POST', `/api/widget/sessions/${id}/exec-tool`, refusedArgs);
+      expect(step.status).toBe(200);
+      expect(step.headers.get('ratelimit')).toMatch(new RegExp(`"widget-session";r=${29 - i};t=\\d+$`));
+    }
     const over = await browser('POST', `/api/widget/sessions/${id}/exec-tool`, refusedArgs);
     expect([over.status, over.body.error]).toEqual([429, 'session_rate_limited']);
+    expect(over.headers.get('ratelimit-policy')).toMatch(/"widget-session";q=30;w=60$/);
+    expect(over.headers.get('ratelimit')).toMatch(/"widget-session";r=0;t=\d+$/);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,8 @@
-import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { SessionService } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
+import { OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -14,8 +15,10 @@ function errorPage(res: Response, status: number, error: string, description: st
   );
 }
 
+/** The group's rate-limit refusal (an OAuthError from the guard) answers 429 like the other /oauth routes. */
 @Controller('oauth')
 @UseGuards(OAuthRateLimitGuard)
+@UseFilters(OAuthErrorFilter)
 export class AuthorizeController {
   constructor(
     private readonly authorizeService: AuthorizeService,

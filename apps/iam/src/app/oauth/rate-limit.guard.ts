@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { applyRateLimitHeaders, RateLimitPolicy } from '@platform/contracts';
 import type { Request, Response } from 'express';
 import { OAuthError } from './oauth-error';
 import { OAuthRequestCounter } from './request-counter';
@@ -8,17 +9,21 @@ const WINDOW_SEC = 60;
 
 /**
  * `oauth.rate_limit` per client IP over the whole /oauth group, counted in Redis so every replica
- * shares one budget (fixed one-minute windows). Over it: 429 with Retry-After.
+ * shares one budget (fixed one-minute windows). Every answer carries the `oauth` policy's
+ * RateLimit-Policy / RateLimit headers (and the older X-RateLimit-* trio clients already read);
+ * over the limit: 429 with Retry-After.
  */
 @Injectable()
 export class OAuthRateLimitGuard implements CanActivate {
   private readonly limit: number;
+  private readonly policy: RateLimitPolicy;
 
   constructor(
     config: ConfigService,
     private readonly counter: OAuthRequestCounter,
   ) {
     this.limit = config.get<number>('OAUTH_RATE_LIMIT', 60);
+    this.policy = { name: 'oauth', quota: this.limit, windowSec: WINDOW_SEC };
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -31,11 +36,13 @@ export class OAuthRateLimitGuard implements CanActivate {
     const key = `iam:rl:oauth:${req.ip}:${window}`;
     const count = await this.counter.increment(key, WINDOW_SEC + 5);
     const resetIn = (window + 1) * WINDOW_SEC - nowSec;
+    const exceeded = count > limit;
+    applyRateLimitHeaders(res, this.policy, { remaining: limit - count, resetSec: resetIn }, exceeded);
     res.setHeader('X-RateLimit-Limit', String(limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
     res.setHeader('X-RateLimit-Reset', String((window + 1) * WINDOW_SEC));
-    if (count > limit) {
-      throw new OAuthError('rate_limited', `more than ${limit} requests per minute`, 429, { 'Retry-After': String(resetIn) });
+    if (exceeded) {
+      throw new OAuthError('rate_limited', `more than ${limit} requests per minute`, 429, { 'Retry-After': String(res.getHeader('Retry-After')) });
     }
     return true;
   }

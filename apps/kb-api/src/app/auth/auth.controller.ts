@@ -39,7 +39,7 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   async login(@Body() body: LoginDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
-    const user = await this.auth.checkCredentials('login', body, ipOf(req));
+    const user = await this.auth.checkCredentials('login', body, ipOf(req), res);
     const session = await this.sessions.create(user.id, user.tenant_id, {
       ip: ipOf(req),
       userAgent: req.headers['user-agent'],
@@ -112,8 +112,8 @@ export class AuthController {
   @Post('token')
   @Public()
   @HttpCode(201)
-  async issueToken(@Body() body: TokenIssueDto, @Req() req: KbRequest) {
-    const user = await this.auth.checkCredentials('token', body, ipOf(req));
+  async issueToken(@Body() body: TokenIssueDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
+    const user = await this.auth.checkCredentials('token', body, ipOf(req), res);
     return this.auth.issueToken(user, body.device_name);
   }
 

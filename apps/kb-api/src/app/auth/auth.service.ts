@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { applyRateLimitHeaders, HeaderSink, retryAfterSec } from '@platform/contracts';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, PasswordHasher, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
@@ -60,25 +61,42 @@ export class AuthService {
    * Checks credentials (and the second factor when enrolled) for login or token issue. Failures are
    * counted per email and IP; past the limit every attempt answers 429 in the validation shape.
    * Unknown email, wrong password and inactive account give the same answer (no enumeration).
+   * Every answer carries the bucket's RateLimit headers: the quota is failed attempts, so a
+   * success resets it to whole.
    */
-  async checkCredentials(bucket: 'login' | 'token', c: Credentials, ip: string): Promise<UserRow> {
+  async checkCredentials(bucket: 'login' | 'token', c: Credentials, ip: string, res: HeaderSink): Promise<UserRow> {
     const key = [emailKey(c.email), ip];
-    const wait = await this.throttle.blockedFor(bucket, key, this.maxAttempts);
-    if (wait > 0) throw new KbValidationError({ email: [`Too many attempts. Please try again in ${wait} seconds.`] }, 429, { 'Retry-After': String(wait) });
+    const policy = { name: bucket, quota: this.maxAttempts, windowSec: this.decaySec };
+    const report = (count: number, resetSec: number, exceeded = false) =>
+      applyRateLimitHeaders(res, policy, { remaining: this.maxAttempts - count, resetSec: count === 0 ? this.decaySec : resetSec }, exceeded);
+    const seen = await this.throttle.peek(bucket, key, this.decaySec);
+    if (seen.count >= this.maxAttempts) {
+      report(seen.count, seen.resetSec, true);
+      const wait = retryAfterSec({ remaining: 0, resetSec: seen.resetSec });
+      throw new KbValidationError({ email: [`Too many attempts. Please try again in ${wait} seconds.`] }, 429);
+    }
+    const failed = async () => {
+      const now = await this.throttle.take(bucket, key, this.decaySec);
+      report(now.count, now.resetSec);
+    };
     const user = await this.users.findByEmail(c.email);
     const ok = await this.passwords.verify(c.password, user?.password_hash ?? (await this.dummyHash));
     if (!user || !ok || !user.active) {
-      await this.throttle.hit(bucket, key, this.decaySec);
+      await failed();
       throw new KbValidationError({ email: [BAD_CREDENTIALS] });
     }
     if (this.twoFactor.isEnabled(user)) {
-      if (!c.code && !c.recovery_code) throw new KbValidationError({ code: ['two_factor_required'] });
+      if (!c.code && !c.recovery_code) {
+        report(seen.count, seen.resetSec);
+        throw new KbValidationError({ code: ['two_factor_required'] });
+      }
       if (!(await this.twoFactor.verify(user, c))) {
-        await this.throttle.hit(bucket, key, this.decaySec);
+        await failed();
         throw new KbValidationError({ code: ['The two-factor code is invalid.'] });
       }
     }
     await this.throttle.clear(bucket, key);
+    report(0, this.decaySec);
     return user;
   }
 

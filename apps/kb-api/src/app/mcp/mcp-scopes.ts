@@ -9,3 +9,4 @@ export const KB_SERVER = { name: 'enterprise-kb', version: '2.0.0' } as const;
 
 /** `throttle:api` on /mcp/kb: requests per caller (token, else user) per minute. */
 export const MCP_CALLS_PER_MINUTE = 60;
+export const MCP_RATE_POLICY = { name: 'mcp', quota: MCP_CALLS_PER_MINUTE, windowSec: 60 } as const;

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { RATE_LIMIT_EXPOSED_HEADERS } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { TenantStatusReader } from '../auth/tenant-status.reader';
@@ -124,15 +125,15 @@ export class WidgetKeyGuard implements CanActivate {
     res.setHeader('Vary', 'Origin');
     if (!origin || !key.allowed_origins.includes(origin)) return;
     res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After, X-AI-Disclosure');
+    res.setHeader('Access-Control-Expose-Headers', [...RATE_LIMIT_EXPOSED_HEADERS, 'X-AI-Disclosure'].join(', '));
   }
 
-  /** A fixed one-minute window in Redis (shared by every replica); over the limit → 429 with Retry-After. */
-  private async limit(res: Response, bucket: string, parts: string[], max: number): Promise<void> {
-    const count = await this.throttle.hit(bucket, parts, 60);
-    if (count <= max) return;
-    const retryAfter = Math.max(1, await this.throttle.blockedFor(bucket, parts, max));
-    res.setHeader('Retry-After', String(retryAfter));
-    throw rateLimited(retryAfter);
+  /**
+   * A fixed one-minute window in Redis (shared by every replica), named as the RateLimit headers
+   * name it (`widget-ip`, `widget-key`); over the limit → 429 with Retry-After.
+   */
+  private async limit(res: Response, name: 'widget-ip' | 'widget-key', parts: string[], quota: number): Promise<void> {
+    const retryAfter = await this.throttle.limit(res, { name, quota, windowSec: 60 }, parts);
+    if (retryAfter !== null) throw rateLimited(retryAfter);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
 import { Public } from '../auth/gates';
 import { AI_DISCLOSURE } from '../chat/chat.controller';
 import { ExecToolDto, SessionTokenDto, SetupQueryDto, StartSessionDto, StepDto, UserTokenDto } from './dto/widget-public.dto';
@@ -52,14 +53,14 @@ export class WidgetPublicController {
   @Post('sessions/:id/step')
   @HttpCode(200)
   @Header('X-AI-Disclosure', AI_DISCLOSURE)
-  step(@Param('id', sessionId) id: string, @Body() body: StepDto, @Req() req: WidgetRequest) {
-    return this.sessions.step(req.widget!, id, body);
+  step(@Param('id', sessionId) id: string, @Body() body: StepDto, @Req() req: WidgetRequest, @Res({ passthrough: true }) res: Response) {
+    return this.sessions.step(req.widget!, id, body, res);
   }
 
   @Post('sessions/:id/exec-tool')
   @HttpCode(200)
-  execTool(@Param('id', sessionId) id: string, @Body() body: ExecToolDto, @Req() req: WidgetRequest) {
-    return this.sessions.execTool(req.widget!, id, body);
+  execTool(@Param('id', sessionId) id: string, @Body() body: ExecToolDto, @Req() req: WidgetRequest, @Res({ passthrough: true }) res: Response) {
+    return this.sessions.execTool(req.widget!, id, body, res);
   }
 
   @Post('sessions/:id/cancel')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { HeaderSink } from '@platform/contracts';
 import { randomUUID } from 'node:crypto';
 import { ThrottleService } from '../auth/throttle.service';
 import { ChatService } from '../chat/chat.service';
@@ -55,7 +56,7 @@ export class WidgetSessionsService {
     return this.respond(caller, session, dto.message);
   }
 
-  async step(caller: WidgetCaller, id: string, dto: StepDto) {
+  async step(caller: WidgetCaller, id: string, dto: StepDto, res: HeaderSink) {
     if (dto.message === undefined && dto.tool_result === undefined) {
       throw new KbValidationError({ message: ['The message field is required when no tool result is given.'] });
     }
@@ -65,7 +66,7 @@ export class WidgetSessionsService {
       const before = await this.visible(caller, id);
       if ((OPEN_STATUSES as readonly string[]).includes(before.status) && before.status !== 'waiting_tool') throw notWaiting();
     }
-    let session = await this.advance(caller, id, maskPii(dto.snapshot) as object);
+    let session = await this.advance(caller, id, maskPii(dto.snapshot) as object, res);
     if (dto.tool_result !== undefined) {
       if (session.status !== 'waiting_tool' || !session.pending_tool) throw notWaiting();
       await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_result', tool: session.pending_tool.tool, args: maskPii(dto.tool_result), diagnostic: { source: 'host' } });
@@ -79,13 +80,13 @@ export class WidgetSessionsService {
   }
 
   /** Runs a backend tool of the key's skill through the tool firewall. */
-  async execTool(caller: WidgetCaller, id: string, dto: ExecToolDto) {
+  async execTool(caller: WidgetCaller, id: string, dto: ExecToolDto, res: HeaderSink) {
     const skill = findSkill(caller.key.skill ?? DEFAULT_SKILL);
     if (!isBackendTool(dto.tool) || !skill?.backendTools.includes(dto.tool)) {
       throw new KbError(422, 'tool_not_enabled', `The tool ${dto.tool} is not a backend tool of this widget.`);
     }
     const tool = dto.tool;
-    let session = await this.advance(caller, id, null);
+    let session = await this.advance(caller, id, null, res);
     const args = dto.args ?? (session.pending_tool?.tool === tool ? session.pending_tool.args : {});
     const run = await this.tools.run(tool, args, { tenantId: session.tenant_id, projectKey: session.project_key, principalId: caller.identity });
     if (run.outcome === 'refused') {
@@ -146,12 +147,11 @@ export class WidgetSessionsService {
     return { session: sessionView(waiting), type: 'message', answer: answer.answer, citations: answer.citations, confidence: answer.confidence, meta: answer.meta };
   }
 
-  /** Counts a step: per-session rate, then the atomic open-and-under-the-cap update. */
-  private async advance(caller: WidgetCaller, id: string, snapshot: object | null): Promise<WidgetSessionRow> {
+  /** Counts a step: per-session rate (the `widget-session` RateLimit policy), then the atomic open-and-under-the-cap update. */
+  private async advance(caller: WidgetCaller, id: string, snapshot: object | null, res: HeaderSink): Promise<WidgetSessionRow> {
     await this.visible(caller, id);
-    const count = await this.throttle.hit('widget-session', [id], 60);
-    if (count > SESSION_STEPS_PER_MINUTE) {
-      const retryAfter = Math.max(1, await this.throttle.blockedFor('widget-session', [id], SESSION_STEPS_PER_MINUTE));
+    const retryAfter = await this.throttle.limit(res, { name: 'widget-session', quota: SESSION_STEPS_PER_MINUTE, windowSec: 60 }, [id]);
+    if (retryAfter !== null) {
       throw new KbError(429, 'session_rate_limited', 'Too many steps in this session: slow down.', { retry_after: retryAfter });
     }
     const moved = await this.sessions.advance(caller.key.id, id, snapshot);

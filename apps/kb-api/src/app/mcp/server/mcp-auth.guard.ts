@@ -8,7 +8,7 @@ import { TenantStatusReader } from '../../auth/tenant-status.reader';
 import { ThrottleService } from '../../auth/throttle.service';
 import { KbError, KbMessage } from '../../errors/kb-errors';
 import { UsersRepository } from '../../identity/users.repository';
-import { MCP_CALLS_PER_MINUTE } from '../mcp-scopes';
+import { MCP_RATE_POLICY } from '../mcp-scopes';
 import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
 import { McpAuditService } from '../audit/mcp-audit.service';
@@ -114,14 +114,10 @@ export class McpAuthGuard implements CanActivate {
     }
   }
 
+  /** `throttle:api`: the `mcp` RateLimit policy per token (else user), on every answer. */
   private async countCall(caller: McpCaller, res: Response): Promise<void> {
     const subject = caller.tokenId ? [`token:${caller.tokenId}`] : [`user:${caller.userId}`];
-    const count = await this.throttle.hit('mcp', subject, 60);
-    res.setHeader('X-RateLimit-Limit', String(MCP_CALLS_PER_MINUTE));
-    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, MCP_CALLS_PER_MINUTE - count)));
-    if (count > MCP_CALLS_PER_MINUTE) {
-      res.setHeader('Retry-After', String(await this.throttle.blockedFor('mcp', subject, MCP_CALLS_PER_MINUTE)));
-      throw new KbMessage(429, 'Too Many Attempts.');
-    }
+    const retryAfter = await this.throttle.limit(res, MCP_RATE_POLICY, subject);
+    if (retryAfter !== null) throw new KbMessage(429, 'Too Many Attempts.');
   }
 }
