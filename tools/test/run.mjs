@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies } from '../dev/ensure-deps.mjs';
-import { provisionInfra } from '../dev/infra.mjs';
+import { ensureChromium, provisionInfra } from '../dev/infra.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -24,6 +24,15 @@ function step(name, cmd, args, env = {}) {
 
 ensureDependencies(root);
 
+// What the suites need beyond Postgres and Redis, provisioned (or refused) before anything runs.
+let chromium;
+try {
+  chromium = ensureChromium();
+} catch (e) {
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+}
+
 const infra = await provisionInfra({ purpose: 'test' });
 const env = {
   DATABASE_URL: infra.databaseUrl,
@@ -31,6 +40,7 @@ const env = {
   NX_DAEMON: 'false',
   NX_NO_CLOUD: 'true',
   NODE_ENV: 'test',
+  CHROMIUM_PATH: chromium,
 };
 mkdirSync(path.join(root, 'tmp'), { recursive: true });
 const report = path.join(root, 'tmp', 'jest-report.json');
