@@ -12,6 +12,7 @@ require(path.join(root, 'tools/swc-register.cjs'));
 require('reflect-metadata');
 const documents = {
   'evidence-review': () => require(path.join(root, 'apps/evidence-review/src/app/reviews/openapi.ts')).EVIDENCE_OPENAPI,
+  iam: () => require(path.join(root, 'apps/iam/src/app/openapi.ts')).IAM_OPENAPI,
   'guardrails-admin': () => require(path.join(root, 'apps/guardrails-admin/src/app/api/openapi.ts')).GUARDRAILS_OPENAPI,
   'kb-api': () => require(path.join(root, 'apps/kb-api/src/app/openapi.ts')).KB_OPENAPI,
 };

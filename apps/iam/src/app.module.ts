@@ -4,6 +4,7 @@ import { IamCryptoModule } from './app/crypto.module';
 import { LoginModule } from './app/login/login.module';
 import { ManagementModule } from './app/management/management.module';
 import { OAuthModule } from './app/oauth/oauth.module';
+import { IamOpenApiModule } from './app/openapi.controller';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -15,6 +16,7 @@ import { migrations } from './migrations';
     OAuthModule,
     LoginModule,
     ManagementModule,
+    IamOpenApiModule,
   ],
 })
 export class AppModule {}

@@ -1,3 +1,5 @@
+import { CHAT_PATHS, CHAT_SCHEMAS } from './chat/chat.openapi';
+import { DOCUMENT_PATHS, DOCUMENT_SCHEMAS } from './documents/documents.openapi';
 import { ADMIN_INSIGHT_PATHS, ADMIN_INSIGHT_SCHEMAS } from './admin-insight/admin-insight.openapi';
 import { ADMIN_KNOWLEDGE_PATHS, ADMIN_KNOWLEDGE_SCHEMAS } from './admin-knowledge/admin-knowledge.openapi';
 import { ADMIN_OPERATIONS_PATHS, ADMIN_OPERATIONS_SCHEMAS } from './admin-operations/admin-operations.openapi';
@@ -10,7 +12,7 @@ import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifi
 import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
 import { answer, body, bool, data, dateTime, nullable, page, pathId, ref, str } from './openapi-parts';
 
-/** OpenAPI 3.1 description of kb-api's accounts, admin, widget, MCP, promotion and notification routes; served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
+/** OpenAPI 3.1 description of every kb-api route (chat, documents, ingest, conversations, presets, preferences, accounts, admin, widget, MCP, promotion, notifications); served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
 const id = { type: 'integer', minimum: 1 };
 
 const e401 = answer(
@@ -86,10 +88,10 @@ const platformOnly = {
 export const KB_OPENAPI = {
   openapi: '3.1.0',
   info: {
-    title: 'Knowledge-base API: accounts, administration, widget and MCP',
+    title: 'Knowledge-base API',
     version: '1.0.0',
     description:
-      'Authentication, the tenant admin surfaces (users, roles, permissions and project memberships; metrics, the KB tree, documents, collections, tags, synonyms, analyses, settings, content gaps and auto-wiki; logs, insights, compliance reports and the PII strategy; maintenance commands, connectors, tabular reviews and workflows; widget keys and sessions; MCP tokens, servers and audit), the system-admin tenant control, the human-gated promotion pipeline, notifications, the public widget API and the MCP server. ' +
+      'Grounded chat with citations, document search, preview and links, batch ingestion and deletion, conversations, chat-filter presets and chat preferences; authentication, the tenant admin surfaces (users, roles, permissions and project memberships; metrics, the KB tree, documents, collections, tags, synonyms, analyses, settings, content gaps and auto-wiki; logs, insights, compliance reports and the PII strategy; maintenance commands, connectors, tabular reviews and workflows; widget keys and sessions; MCP tokens, servers and audit), the system-admin tenant control, the human-gated promotion pipeline, notifications, the public widget API and the MCP server. ' +
       'Callers authenticate with the session cookie set by login (unsafe methods echo the XSRF-TOKEN cookie in X-XSRF-TOKEN) or a bearer personal access token. ' +
       "Every tenant-scoped route acts in the active tenant (X-Tenant-Id, else the caller's home tenant); another tenant's ids answer 404.",
   },
@@ -545,6 +547,8 @@ export const KB_OPENAPI = {
         responses: { '200': answer('OpenAPI 3.1 document', { type: 'object' }) },
       },
     },
+    ...CHAT_PATHS,
+    ...DOCUMENT_PATHS,
     ...PROMOTION_PATHS,
     ...NOTIFICATION_PATHS,
     ...ADMIN_KNOWLEDGE_PATHS,
@@ -682,6 +686,8 @@ export const KB_OPENAPI = {
           users_count: { type: 'integer', minimum: 0, description: 'Holders in the active tenant' },
         },
       },
+      ...CHAT_SCHEMAS,
+      ...DOCUMENT_SCHEMAS,
       ...PROMOTION_SCHEMAS,
       ...NOTIFICATION_SCHEMAS,
       ...ADMIN_KNOWLEDGE_SCHEMAS,

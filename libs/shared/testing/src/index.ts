@@ -3,3 +3,4 @@ export * from './test-database';
 export * from './service-suite';
 export * from './fake-openai-server';
 export * from './fake-anthropic-server';
+export * from './registered-routes';

@@ -12,6 +12,7 @@ interface OpenApiDocument {
 
 /** Where each service serves its OpenAPI document, relative to its own origin. */
 const DOCUMENTS = [
+  { service: 'iam', upstream: 'UPSTREAM_IAM_URL', path: '/api/iam/openapi.json' },
   { service: 'kb-api', upstream: 'UPSTREAM_KB_URL', path: '/api/kb/openapi.json' },
   { service: 'guardrails-admin', upstream: 'UPSTREAM_GUARDRAILS_URL', path: '/guardrails/api/openapi.json' },
   { service: 'evidence-review', upstream: 'UPSTREAM_EVIDENCE_URL', path: '/evidence-risk-review/openapi.json' },
