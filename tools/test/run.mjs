@@ -1,6 +1,7 @@
-// `npm test`: provisions Postgres and Redis once (see tools/dev/infra.mjs), then runs lint (module
-// boundaries at error level), the typecheck, and every Jest project (unit, integration, e2e,
-// Helm/Docker checks) against them. Exits non-zero when any step fails.
+// `npm test`: installs dependencies with npm ci when needed, provisions Chromium, Postgres and Redis
+// once (see tools/dev/infra.mjs), then runs lint (module boundaries at error level), the
+// typecheck, the build and every Jest project in every tier (unit, integration, e2e, Helm, image
+// checks) against them. Exits non-zero when any step fails or the run leaves the work tree changed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +34,13 @@ try {
   process.exit(1);
 }
 
+/** `git status` of the work tree, or null outside a git checkout: npm test must not change it. */
+function workTreeStatus() {
+  const r = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? new Set(r.stdout.split('\n').filter(Boolean)) : null;
+}
+const statusBefore = workTreeStatus();
+
 const infra = await provisionInfra({ purpose: 'test' });
 const env = {
   DATABASE_URL: infra.databaseUrl,
@@ -58,6 +66,14 @@ try {
     ok;
 } finally {
   await infra.stop();
+}
+
+// Everything the run generates belongs in ignored folders (tmp/, dist/, .data/).
+const statusAfter = workTreeStatus();
+const dirtied = statusBefore && statusAfter ? [...statusAfter].filter((line) => !statusBefore.has(line)) : [];
+if (dirtied.length) {
+  process.stdout.write(`\n=== clean work tree: FAILED, the run changed files git tracks or sees:\n${dirtied.map((l) => `  ${l}`).join('\n')}\n`);
+  ok = false;
 }
 
 if (existsSync(report) && (!only.length || only.includes('jest'))) {
