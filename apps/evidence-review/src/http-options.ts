@@ -7,4 +7,6 @@ export const httpOptions: HttpAppOptions = {
   // limit's 413 included.
   filter: new EvidenceErrorFilter(),
   bodyLimitEnv: 'EVIDENCE_MAX_BODY_BYTES',
+  // Every route is authenticated and takes the same limit.
+  edge: {},
 };

@@ -27,4 +27,6 @@ export class GuardrailsAdminErrorFilter implements ExceptionFilter {
 export const httpOptions: HttpAppOptions = {
   filter: new GuardrailsAdminErrorFilter(),
   bodyLimitEnv: 'GUARDRAILS_MAX_BODY_BYTES',
+  // Every route is authenticated and takes the same limit.
+  edge: {},
 };

@@ -3,6 +3,7 @@ import { loadEnv } from '@platform/config';
 import { freePort, RunningService, ServiceUnderTest, startServiceForTest } from '@platform/testing';
 import { IamEnv } from '../src/config/env';
 import { dataSourceOptions } from '../src/data-source';
+import { httpOptions } from '../src/http-options';
 
 const key = () => randomBytes(32).toString('base64');
 
@@ -13,6 +14,7 @@ export const iamUnderTest: ServiceUnderTest = {
   loadWorkerModule: async () => (await import('../src/worker.module')).WorkerModule,
   dataSourceOptions: (env) => dataSourceOptions(loadEnv(IamEnv, env)),
   env: { CRYPTO_KEYRING: `t1:${key()}`, SECRET_PEPPERS: `p1:${key()}` },
+  httpOptions,
 };
 
 /** `host` names the issuer's host: browsers accept `localhost`, never an IP, as a WebAuthn relying party. */

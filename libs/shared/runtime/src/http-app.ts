@@ -5,14 +5,23 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DrainingService } from '@platform/health';
 import { createValidationPipe, ProblemDetailsFilter } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
+import { applyEdgeHygiene, BodyLimitGroup } from './edge-hygiene';
+
+/** Body limit of a service that names no config value for it (Express's own default, 100 KiB). */
+const DEFAULT_BODY_LIMIT = 100 * 1024;
 
 export interface HttpAppOptions {
   /** Global filter; areas with their own error shape pass theirs (OAuth, guardrails envelope). */
   filter?: ExceptionFilter;
   /** App-specific setup (Swagger, cookie parsers, the gateway's proxy); runs before Nest registers body parsers and routes. */
   configure?: (app: INestApplication) => void | Promise<void>;
-  /** Name of a numeric config value (bytes) that limits JSON bodies; larger bodies answer 413. */
+  /** Name of a numeric config value (bytes) that limits bodies of routes in no group of `edge`; larger bodies answer 413. */
   bodyLimitEnv?: string;
+  /**
+   * The platform's edge hygiene (NUL/invalid UTF-8, JSON depth, unsafe integers, per-group body
+   * limits) in place of Nest's default body parsers; every API service turns it on.
+   */
+  edge?: { bodyLimits?: BodyLimitGroup[] };
 }
 
 /** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
@@ -35,9 +44,14 @@ export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOp
     // Let boot errors (bad env, unreachable database) reach the caller instead of aborting
     // the process from inside Nest, so main.ts can print one clear line and exit 1.
     abortOnError: false,
+    // With edge hygiene the app's parsers are the hygiene layer's own.
+    bodyParser: !options.edge,
   });
   app.useLogger(app.get(Logger));
-  if (options.bodyLimitEnv) app.useBodyParser('json', { limit: app.get(ConfigService).getOrThrow<number>(options.bodyLimitEnv) });
+  const bodyLimit = options.bodyLimitEnv ? app.get(ConfigService).getOrThrow<number>(options.bodyLimitEnv) : undefined;
+  if (options.edge) {
+    applyEdgeHygiene(app.getHttpAdapter().getInstance(), { defaultBodyLimit: bodyLimit ?? DEFAULT_BODY_LIMIT, bodyLimits: options.edge.bodyLimits });
+  } else if (bodyLimit !== undefined) app.useBodyParser('json', { limit: bodyLimit });
   applyPlatformHttpSetup(app, options);
   await options.configure?.(app);
   const config = app.get(ConfigService);

@@ -4,3 +4,4 @@ export * from './worker-app';
 export * from './cli';
 export * from './platform.module';
 export * from './fast-routes';
+export * from './edge-hygiene';

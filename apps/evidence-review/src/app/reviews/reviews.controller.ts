@@ -3,13 +3,22 @@ import type { Response } from 'express';
 import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import { ReviewEngine, Verdict } from '@platform/evidence-engine';
+import { ValidationFailedError } from '@platform/observability';
 import { EvidenceErrorFilter } from './evidence-error.filter';
 import { EVIDENCE_OPENAPI } from './openapi';
 import { ReviewsService } from './reviews.service';
 
 const tenantOf = (p: Principal) => p.tenantId ?? 'default';
-const positiveInt = (v: unknown, fallback: number) => {
+/** Pages past this hold nothing anyone can reach; the bound keeps the offset a number SQL takes. */
+const MAX_PAGE = 1_000_000;
+
+/**
+ * A list parameter: anything but digits keeps the default (the log's lenient paging); digits
+ * beyond MAX_PAGE (`99999999999999999999`) are refused naming the parameter instead of reaching SQL.
+ */
+const positiveInt = (v: unknown, name: string, fallback: number) => {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (n > MAX_PAGE) throw new ValidationFailedError([{ field: `query.${name}`, message: `must be at most ${MAX_PAGE}` }]);
   return Number.isInteger(n) && n >= 1 ? n : fallback;
 };
 
@@ -37,8 +46,8 @@ export class ReviewsController {
   list(@Query() q: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
     const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
     return this.reviews.list(tenantOf(principal), {
-      page: positiveInt(q['page'], 1),
-      perPage: Math.min(100, positiveInt(q['per_page'], 20)),
+      page: positiveInt(q['page'], 'page', 1),
+      perPage: Math.min(100, positiveInt(q['per_page'], 'per_page', 20)),
       profile: one(q['profile']),
       artifactId: one(q['artifact_id']),
       minVerdict: one(q['min_verdict']) as Verdict | undefined,

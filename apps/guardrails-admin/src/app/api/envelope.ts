@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { DomainError, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 export const SCHEMA_VERSION = 'guardrails.api.v1';
@@ -58,6 +59,17 @@ export class GuardrailsEnvelopeFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (exception instanceof GuardrailsApiError) {
       res.status(exception.getStatus()).json(envelope(exception.endpoint, exception.data));
+      return;
+    }
+    if (exception instanceof ValidationFailedError) {
+      // The edge layer's refusals (NUL, invalid UTF-8, nesting), in the API's validation shape.
+      const errors: Record<string, string[]> = {};
+      for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
+      res.status(exception.status).json(envelope('error', { error: 'validation_failed', message: exception.message, errors }));
+      return;
+    }
+    if (exception instanceof DomainError && exception.status < 500) {
+      res.status(exception.status).json(envelope('error', { error: exception.code, message: exception.message }));
       return;
     }
     const status = exception instanceof HttpException ? exception.getStatus() : 500;

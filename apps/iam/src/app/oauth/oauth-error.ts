@@ -1,5 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { DomainError } from '@platform/observability';
 import type { Response } from 'express';
+
+/** Client errors that keep their own status under invalid_request: no such route or method, a body too large or in a charset not read. */
+const KEPT_STATUSES = new Set([404, 405, 413, 415]);
 
 /** RFC 6749 §5.2 error: `{ error, error_description }` with the matching status. */
 export class OAuthError extends Error {
@@ -44,7 +48,11 @@ export class OAuthErrorFilter implements ExceptionFilter {
     else if (exception instanceof HttpException && exception.getStatus() === 429) {
       err = new OAuthError('rate_limited', 'too many requests', 429);
     } else if (exception instanceof HttpException && exception.getStatus() < 500) {
-      err = OAuthError.invalidRequest(exception.message);
+      const status = exception.getStatus();
+      err = new OAuthError('invalid_request', exception.message, KEPT_STATUSES.has(status) ? status : 400);
+    } else if (exception instanceof DomainError && exception.status < 500) {
+      // The edge layer's refusals (NUL, invalid UTF-8, nesting) name the field in the description.
+      err = new OAuthError('invalid_request', exception.message, KEPT_STATUSES.has(exception.status) ? exception.status : 400);
     } else {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
       err = new OAuthError('server_error', 'the authorization server failed to handle the request', 500);

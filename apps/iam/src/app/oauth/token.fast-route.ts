@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ForbiddenException, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
-import { ProblemDetailsFilter } from '@platform/observability';
-import { answerWithFilter, appBodyParser, asNestException, FastRequest, handlerContext, mountFastRoutesInApp, runMiddleware, sendJson } from '@platform/runtime';
+import { answerWithFilter, appBodyParser, FastRequest, handlerContext, mountFastRoutesInApp, runMiddleware, sendJson } from '@platform/runtime';
 import type { Express, RequestHandler, Response } from 'express';
 import { OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
@@ -18,10 +17,6 @@ export function isFormRequest(req: IncomingMessage): boolean {
   return (semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 
-class BodyParseError {
-  constructor(readonly cause: unknown) {}
-}
-
 /**
  * POST /oauth/token on the lean request path (docs/benchmarks.md): the app's own form parser, the
  * controller's rate-limit guard (Redis count per client IP, as Express's trust-proxy rules see the
@@ -30,9 +25,9 @@ class BodyParseError {
  */
 @Injectable()
 export class TokenFastRoute implements OnApplicationBootstrap {
+  // Body-parser failures (the edge layer's refusals included) answer in the OAuth shape, as iam's
+  // global filter answers them under /oauth on the Nest route.
   private readonly oauthErrors = new OAuthErrorFilter();
-  // Body-parser failures happen before the controller's filters in Nest, so the global filter answers them.
-  private readonly appErrors = new ProblemDetailsFilter();
   private parseForm!: RequestHandler;
   private rateLimit!: OAuthRateLimitGuard;
   private controller!: TokenController;
@@ -55,17 +50,14 @@ export class TokenFastRoute implements OnApplicationBootstrap {
 
   private async token(req: FastRequest, res: Response): Promise<void> {
     try {
-      await runMiddleware(this.parseForm, req, res).catch((e: unknown) => {
-        throw new BodyParseError(e);
-      });
+      await runMiddleware(this.parseForm, req, res);
       const allowed = await this.rateLimit.canActivate(handlerContext(req, res, TokenController, 'token'));
       if (!allowed) throw new ForbiddenException('Forbidden resource');
       const header = req.headers.authorization;
       const result = await this.controller.token(req.body, typeof header === 'string' ? header : undefined, req, res);
       sendJson(res, 200, result);
     } catch (err) {
-      if (err instanceof BodyParseError) answerWithFilter(this.appErrors, asNestException(err.cause), req, res);
-      else answerWithFilter(this.oauthErrors, err, req, res);
+      answerWithFilter(this.oauthErrors, err, req, res);
     }
   }
 }

@@ -3,6 +3,8 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
+/** Pages past this hold nothing anyone reaches; the bound keeps the offset a number SQL takes (`page=1e20` is a 422, not a 500). */
+export const MAX_PAGE = 1_000_000;
 
 /** Strings arrive trimmed; anything else is left for the validators to refuse. */
 export const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
@@ -21,6 +23,7 @@ export class PageParamsDto {
   @Type(() => Number)
   @IsInt({ message: 'The page field must be an integer.' })
   @Min(1, { message: 'The page field must be at least 1.' })
+  @Max(MAX_PAGE, { message: `The page field must not be greater than ${MAX_PAGE}.` })
   page?: number;
 
   @IsOptional()

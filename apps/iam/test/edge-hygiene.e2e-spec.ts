@@ -1,0 +1,67 @@
+import { RunningService } from '@platform/testing';
+import { startIam } from './iam-test-env';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** What no route can use is refused at the edge: RFC 6749's shape under /oauth, problem+json elsewhere. */
+describe('iam: edge hygiene', () => {
+  let svc: RunningService;
+
+  beforeAll(async () => {
+    svc = await startIam();
+  });
+
+  afterAll(() => svc.stop());
+
+  const call = async (method: string, path: string, body?: string | Uint8Array, contentType = FORM) => {
+    const r = await fetch(`${svc.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': contentType }, body, redirect: 'manual' });
+    return { status: r.status, type: r.headers.get('content-type') ?? '', body: (await r.json()) as Json };
+  };
+
+  it.each([
+    ['NUL in a form field (lean token route)', 'POST', '/oauth/token', 'grant_type=client_credentials&client_id=a%00b', FORM, 'body.client_id'],
+    ['invalid UTF-8 in a form field (lean token route)', 'POST', '/oauth/token', 'grant_type=%FF', FORM, 'body.grant_type'],
+    ['NUL in a JSON string (Nest token route)', 'POST', '/oauth/token', '{"grant_type":"a\\u0000"}', 'application/json', 'body.grant_type'],
+    ['JSON nested 5,000 levels', 'POST', '/oauth/revoke', `{"token":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'application/json', 'body'],
+    ['NUL in a query parameter', 'GET', '/oauth/authorize?client_id=demo%00&response_type=code', undefined, FORM, 'query.client_id'],
+    ['invalid UTF-8 in a query parameter', 'GET', '/oauth/authorize?state=%C3', undefined, FORM, 'query.state'],
+  ])('answers 400 invalid_request naming the field for %s', async (_name, method, path, body, type, field) => {
+    const r = await call(method, path, body, type);
+    expect(r.status).toBe(400);
+    expect(r.type).toContain('application/json');
+    expect(r.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(`${field}:`) });
+  });
+
+  it('answers a body over 16 KiB on /oauth/token 413 in the OAuth shape, on both request paths', async () => {
+    const big = `grant_type=client_credentials&scope=${'x'.repeat(20 * 1024)}`;
+    for (const [body, type] of [[big, FORM], [JSON.stringify({ scope: big }), 'application/json']]) {
+      const r = await call('POST', '/oauth/token', body, type);
+      expect(r.status).toBe(413);
+      expect(r.body).toMatchObject({ error: 'invalid_request' });
+    }
+  });
+
+  it('answers malformed JSON and charset=latin1 on /oauth/token in the OAuth shape', async () => {
+    const malformed = await call('POST', '/oauth/token', '{"grant_type":', 'application/json');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ error: 'invalid_request' });
+    const latin1 = await call('POST', '/oauth/token', 'grant_type=client_credentials', `${FORM}; charset=latin1`);
+    expect(latin1.status).toBe(415);
+    expect(latin1.body).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('answers outside /oauth with problem+json 422 naming the field', async () => {
+    const query = await call('GET', '/.well-known/jwks.json?x=%FF');
+    expect(query.status).toBe(422);
+    expect(query.type).toContain('application/problem+json');
+    expect(query.body).toMatchObject({ status: 422, code: 'validation_failed', errors: [{ field: 'query.x', message: expect.stringContaining('UTF-8') }] });
+    const login = await call('POST', '/login', `email=a%00b&password=x`);
+    expect(login.status).toBe(422);
+    expect(login.body['errors'][0]).toMatchObject({ field: 'body.email' });
+    const big = await call('POST', '/login', `email=a&password=${'x'.repeat(20 * 1024)}`);
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+});

@@ -1,0 +1,2 @@
+export * from './edge-hygiene';
+export * from './text-checks';
