@@ -4,6 +4,7 @@ import { startWorker, WorkerHandle } from '@platform/runtime';
 import { FakeOpenAiServer, RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { Caller, callerWith, sessionOf } from './admin-support';
+import { McpToolRunner } from '../src/app/mcp/server/mcp-tool-runner';
 import { KbClient } from './kb-fixtures';
 import { startKb } from './kb-test-env';
 
@@ -338,6 +339,38 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     // The other tenant's audit holds only its own calls.
     const acme = await api().call('GET', '/api/admin/mcp-tool-call-audit', { token: foreignAdmin.token });
     expect(acme.body.data.every((r: { token_id: number }) => r.token_id !== mcpTokenId)).toBe(true);
+  });
+
+  it('audits a call whose arguments hold NUL and lone surrogates (scrubbed), and runs it', async () => {
+    // The edge refuses NUL in a JSON body over HTTP; the runner behind it must still audit any
+    // content that reaches it, so the call is made on the runner itself.
+    const runner = svc.app.get(McpToolRunner);
+    const caller = { tenantId: 'default', userId: String(superAdmin.id), tokenId: String(mcpTokenId), scopes: ['mcp:read'] };
+    const result = await runner.call(caller, 'kb-search', { query: 'signing\u0000 keys \ud800 rotate', 'note\u0000': 'x' });
+    expect(result.isError).toBeUndefined();
+    expect(parse(result).results.length).toBeGreaterThan(0);
+    const [row] = await db.query(`SELECT outcome, reason, arguments FROM kb_mcp_tool_call_audit WHERE tool = 'kb-search' ORDER BY id DESC LIMIT 1`);
+    expect(row).toEqual({ outcome: 'ok', reason: null, arguments: { query: 'signing\uFFFD keys \uFFFD rotate', 'note\uFFFD': 'x' } });
+  });
+
+  it('fails closed when the audit cannot be written: an audit_unavailable error, and the tool does not run', async () => {
+    const client = await connect(mcpToken);
+    const calls = llm.calls.length;
+    // A real table that refuses every new row, as a full disk or a lost grant would.
+    await db.query(`ALTER TABLE kb_mcp_tool_call_audit ADD CONSTRAINT closed_for_test CHECK (false) NOT VALID`);
+    try {
+      llm.reply({ content: JSON.stringify({ candidates: [] }) });
+      const refused = await client.callTool({ name: 'kb-promotion-suggest', arguments: { transcript: 'ann: this must not reach the model' } });
+      expect(refused.isError).toBe(true);
+      expect(parse(refused).error.code).toBe('audit_unavailable');
+      // The suggester would have asked the model: it was never asked.
+      expect(llm.calls.length).toBe(calls);
+    } finally {
+      await db.query(`ALTER TABLE kb_mcp_tool_call_audit DROP CONSTRAINT closed_for_test`);
+      await client.close();
+    }
+    const [row] = await db.query(`SELECT count(*)::int AS n FROM kb_mcp_tool_call_audit WHERE arguments::text LIKE '%must not reach%'`);
+    expect(row.n).toBe(0);
   });
 
   it('disables a tool for the tenant: absent from tools/list, refused at tools/call', async () => {

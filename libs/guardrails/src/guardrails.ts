@@ -40,10 +40,25 @@ export interface GuardrailsOptions {
   trustedHosts?: string[];
   pii?: PiiRedactionOptions;
   /**
-   * A store write failed. Audit, firewall log, output stats and sidecar writes are best-effort so a
-   * store outage never changes a screening decision; the default reports a process warning.
+   * A store write failed; the default reports a process warning. Output stats and sidecar writes
+   * are best-effort. Audit and firewall-log writes are not: see GuardrailsAuditError.
    */
   onPortError?: (error: unknown, port: string) => void;
+}
+
+/**
+ * The injection audit or the firewall log could not record a screen or a tool call. The library
+ * fails closed: the prompt is not screened through and the tool call is not allowed, so no call
+ * runs unaudited. Hosts answer it as "try again later" (503 or a tool error), never as a pass.
+ */
+export class GuardrailsAuditError extends Error {
+  constructor(
+    readonly port: 'audit' | 'firewall_log',
+    cause: unknown,
+  ) {
+    super(`guardrails ${port} write failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'GuardrailsAuditError';
+  }
 }
 
 export interface ScreenInputResult extends ScreenResult {
@@ -79,8 +94,10 @@ export interface Guardrails {
   /** Applies new effective settings (e.g. after a SettingsChanged event). */
   updateSettings(next: GuardrailsSettings): void;
   readonly rulesetVersion: string;
+  /** Rejects with GuardrailsAuditError when the audit store cannot record the screen. */
   screenInput(prompt: string, context?: { principalId?: string | number | null }): Promise<ScreenInputResult>;
   tryScreen(prompt: string): Promise<SandboxScreen>;
+  /** Rejects with GuardrailsAuditError when a call with violations cannot be logged. */
   checkToolCall(call: ToolCall): Promise<ToolCallResult>;
   handleOutput(output: string, context?: { schema?: JsonSchema }): Promise<OutputResult>;
   trySanitize(text: string): { sanitized: string };
@@ -124,6 +141,15 @@ export function createGuardrails(
       return null;
     }
   };
+  /** An audit write: reported like any port error, then raised so the caller fails closed. */
+  const mustRecord = async <T>(port: 'audit' | 'firewall_log', write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (e) {
+      onPortError(e, port);
+      throw new GuardrailsAuditError(port, e);
+    }
+  };
 
   const activeRuleset = () => {
     const s = screenSettingsOf(settings);
@@ -157,8 +183,8 @@ export function createGuardrails(
       const result = await screenPrompt(prompt, screenSettingsOf(settings), matcher);
       if (!result.screened || !ports.audit) return { ...result, audit_id: null };
       const hygiene = { storage: settings['audit_hygiene.prompt_storage'], truncateAt: options.auditTruncateAt ?? 2000, redact };
-      const stored = await bestEffort('audit', () => ports.audit!.append(auditAttemptFor(result, principalId, hygiene, clock.now())));
-      return { ...result, audit_id: stored?.id ?? null };
+      const stored = await mustRecord('audit', () => ports.audit!.append(auditAttemptFor(result, principalId, hygiene, clock.now())));
+      return { ...result, audit_id: stored.id };
     },
 
     async tryScreen(prompt) {
@@ -185,7 +211,7 @@ export function createGuardrails(
         destructive: decision.destructive,
       };
       if (Object.keys(decision.violations).length > 0 && ports.firewallLog) {
-        await bestEffort('firewall_log', () =>
+        await mustRecord('firewall_log', () =>
           ports.firewallLog!.append({
             tool_name: call.tool.name,
             tool_description: call.tool.description ?? call.tool.name,

@@ -1,5 +1,6 @@
 import { AuditListQuery, AuditStore, AuditTotals, AuditTrendPoint, InjectionAttempt, RetentionStrategy, StoredInjectionAttempt } from '../ports/audit-store.port';
 import { KeysetPage, TimeWindow } from '../ports/keyset-page';
+import { storableText, storableValue } from '../shared/text';
 import { keysetLimit, pageOf } from './keyset-sql';
 import { likeContains, SqlRunner, WhereBuilder } from './tables';
 
@@ -59,7 +60,18 @@ export class PgAuditStore implements AuditStore {
          ON CONFLICT (bucket) DO UPDATE SET attempts = h.attempts + 1, blocked = h.blocked + EXCLUDED.blocked, observed = h.observed + EXCLUDED.observed
        )
        SELECT * FROM row`,
-      [a.prompt, a.blocked, a.rule_id, a.principal_id, a.ruleset_version, JSON.stringify(a.errored_rule_ids), a.match_start, a.match_end, a.occurred_at],
+      // Any content reaches the audit (no input can make its write fail): see storableText.
+      [
+        storableText(a.prompt),
+        a.blocked,
+        a.rule_id === null ? null : storableText(a.rule_id),
+        a.principal_id === null ? null : storableText(a.principal_id),
+        storableText(a.ruleset_version),
+        JSON.stringify(storableValue(a.errored_rule_ids)),
+        a.match_start,
+        a.match_end,
+        a.occurred_at,
+      ],
     );
     return toAttempt(row);
   }

@@ -1,5 +1,6 @@
 import { FirewallListQuery, FirewallLog, FirewallRejection, StoredFirewallRejection } from '../ports/firewall-log.port';
 import { KeysetPage } from '../ports/keyset-page';
+import { storableText, storableValue } from '../shared/text';
 import { keysetLimit, pageOf } from './keyset-sql';
 import { likeContains, SqlRunner, WhereBuilder } from './tables';
 
@@ -21,7 +22,15 @@ export class PgFirewallLog implements FirewallLog {
     const [row] = await this.db.query<FirewallRow>(
       `INSERT INTO ${this.table} (tool_name, tool_description, principal_id, violations, enforced, occurred_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [r.tool_name, r.tool_description, r.principal_id, JSON.stringify(r.violations), r.enforced, r.occurred_at],
+      // Tool names, descriptions and argument names come from callers: scrubbed so any content is logged.
+      [
+        storableText(r.tool_name),
+        storableText(r.tool_description),
+        r.principal_id === null ? null : storableText(r.principal_id),
+        JSON.stringify(storableValue(r.violations)),
+        r.enforced,
+        r.occurred_at,
+      ],
     );
     return toRejection(row);
   }

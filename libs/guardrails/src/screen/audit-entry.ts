@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InjectionAttempt } from '../ports/audit-store.port';
-import { firstCodePoints } from '../shared/text';
+import { firstCodePoints, storableText } from '../shared/text';
 import { ScreenResult } from './screen';
 import { utf8Span } from './span-mapping';
 
@@ -38,13 +38,14 @@ export function auditAttemptFor(
   hygiene: AuditHygiene,
   occurredAt: Date,
 ): InjectionAttempt {
-  const prompt = storedPrompt(result.prompt, hygiene);
+  // Scrubbed for storage; a scrub that changed the text drops the span like any other transform.
+  const prompt = storableText(storedPrompt(result.prompt, hygiene));
   const span = prompt === result.prompt && result.original_span ? utf8Span(prompt, result.original_span) : null;
   return {
     prompt,
     blocked: result.blocked,
     rule_id: result.rule_id,
-    principal_id: principalId === null ? null : String(principalId),
+    principal_id: principalId === null ? null : storableText(String(principalId)),
     ruleset_version: result.ruleset_version,
     errored_rule_ids: [...result.errored_rule_ids],
     match_start: span?.start ?? null,

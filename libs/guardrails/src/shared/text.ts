@@ -46,3 +46,21 @@ export function firstCodePoints(s: string, max: number): string {
 export function utf8Length(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
+
+/**
+ * Text as an audit store can keep it: Postgres text and jsonb hold no NUL, and UTF-8 holds no
+ * unpaired surrogate (what invalid UTF-8 decodes to), so both become U+FFFD. The record still shows
+ * that something was there, and no content can make an audit write fail.
+ */
+export function storableText(s: string): string {
+  const wellFormed = toWellFormedText(s);
+  return wellFormed.includes('\u0000') ? wellFormed.replaceAll('\u0000', '\uFFFD') : wellFormed;
+}
+
+/** `storableText` over every string of a JSON-like value, keys included. */
+export function storableValue<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => storableValue(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [storableText(k), storableValue(v, depth + 1)])) as T;
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Guardrails } from '@platform/guardrails';
+import { Guardrails, GuardrailsAuditError } from '@platform/guardrails';
 import { LlmUnavailableError } from '@platform/llm';
 import { ChatLogWriter } from '../admin-insight/pii/chat-log-writer';
 import { KbError } from '../errors/kb-errors';
@@ -11,6 +11,12 @@ import { ChatRequestDto } from './dto/chat.dto';
 import { extractiveAnswer } from './extractive-answer';
 
 export const NO_GROUNDED_ANSWER = '__NO_GROUNDED_ANSWER__';
+
+/** An unaudited question is not answered: the guardrails audit could not record it. */
+export function failClosed(e: unknown): never {
+  if (e instanceof GuardrailsAuditError) throw new KbError(503, 'audit_unavailable', 'The request could not be audited, so it was not processed. Try again later.');
+  throw e;
+}
 
 export const REFUSALS = {
   no_relevant_context: 'No documents in the knowledge base match this question.',
@@ -73,7 +79,7 @@ export class ChatService {
     const filtersSelected = Object.values(filters).filter((v) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null)).length;
     const llm = this.provider.llm;
 
-    const screened = await this.guardrails.screenInput(req.question, { principalId: userId });
+    const screened = await this.guardrails.screenInput(req.question, { principalId: userId }).catch(failClosed);
     if (screened.blocked) {
       return this.log(tenantId, userId, req, this.refusal('blocked_by_guardrails', { filtersSelected, started, retrievalMs: 0, refusedEarly: true, rule: screened.rule_id }));
     }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Guardrails, ToolCallResult } from '@platform/guardrails';
+import { failClosed } from '../chat/chat.service';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalService } from '../retrieval/retrieval.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
@@ -22,7 +23,7 @@ export class WidgetToolsService {
   ) {}
 
   async run(tool: BackendToolName, args: Record<string, unknown>, scope: { tenantId: string; projectKey: string; principalId: string | null }): Promise<ToolRun> {
-    const verdict: ToolCallResult = await this.guardrails.checkToolCall({ tool: BACKEND_TOOLS[tool], arguments: args, principalId: scope.principalId });
+    const verdict: ToolCallResult = await this.guardrails.checkToolCall({ tool: BACKEND_TOOLS[tool], arguments: args, principalId: scope.principalId }).catch(failClosed);
     if (verdict.outcome !== 'allowed') {
       return {
         outcome: 'refused',

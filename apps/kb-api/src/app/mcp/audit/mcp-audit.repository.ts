@@ -44,12 +44,24 @@ export interface McpAuditFilters {
 export class McpAuditRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(e: McpAuditEntry): Promise<void> {
-    await this.db.query(
+  async insert(e: McpAuditEntry): Promise<string> {
+    const [row] = await queryRows<{ id: string }>(
+      this.db,
       `INSERT INTO kb_mcp_tool_call_audit (tenant_id, token_id, user_id, tool, arguments_hash, arguments, outcome, reason, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [e.tenantId, e.tokenId, e.userId, e.tool, e.argumentsHash, JSON.stringify(e.arguments), e.outcome, e.reason, e.durationMs],
     );
+    return row.id;
+  }
+
+  /** The outcome of a call whose row was written before the tool ran; false when no row was updated. */
+  async finish(tenantId: string, id: string, outcome: McpCallOutcome, reason: string | null, durationMs: number): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      `UPDATE kb_mcp_tool_call_audit SET outcome = $3, reason = $4, duration_ms = $5 WHERE tenant_id = $1 AND id = $2 RETURNING id`,
+      [tenantId, id, outcome, reason, durationMs],
+    );
+    return rows.length === 1;
   }
 
   /** Newest first; `to` is inclusive of its whole day when given as a date. */

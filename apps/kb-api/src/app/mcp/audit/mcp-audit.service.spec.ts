@@ -1,5 +1,5 @@
 import { McpAuditEntry, McpAuditRepository } from './mcp-audit.repository';
-import { McpAuditService } from './mcp-audit.service';
+import { McpAuditService, McpAuditUnavailable } from './mcp-audit.service';
 
 describe('McpAuditService.record', () => {
   const written: McpAuditEntry[] = [];
@@ -25,8 +25,14 @@ describe('McpAuditService.record', () => {
     expect(written[1].arguments).toEqual({ _arguments: 'just text' });
   });
 
-  it('never fails the call when the audit write fails', async () => {
+  it('raises McpAuditUnavailable when the audit write fails, so the caller fails closed', async () => {
     const failing = new McpAuditService({ insert: async () => Promise.reject(new Error('db down')) } as unknown as McpAuditRepository);
-    await expect(failing.record({ ...base, arguments: {} })).resolves.toBeUndefined();
+    await expect(failing.record({ ...base, arguments: {} })).rejects.toBeInstanceOf(McpAuditUnavailable);
+  });
+
+  it('keeps NUL and lone surrogates out of what it stores, keys included', async () => {
+    await service.record({ ...base, tool: 'kb\u0000', arguments: { 'q\u0000': 'a\u0000b\udc00' } });
+    expect(written[0].tool).toBe('kb\uFFFD');
+    expect(written[0].arguments).toEqual({ 'q\uFFFD': 'a\uFFFDb\uFFFD' });
   });
 });

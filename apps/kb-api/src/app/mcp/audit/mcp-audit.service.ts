@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { redactPii } from '@platform/guardrails';
+import { redactPii, storableText, storableValue } from '@platform/guardrails';
 import { createHash } from 'node:crypto';
 import { Page, pageWindow, toPage } from '../../admin/pagination';
-import { McpAuditEntry, McpAuditFilters, McpAuditRepository, McpAuditRow } from './mcp-audit.repository';
+import { McpAuditEntry, McpAuditFilters, McpAuditRepository, McpAuditRow, McpCallOutcome } from './mcp-audit.repository';
 import { McpAuditQueryDto } from './mcp-audit.dto';
 
 const MAX_TEXT = 500;
@@ -30,6 +30,14 @@ function redact(value: unknown): unknown {
   return value;
 }
 
+/** The audit row could not be written: the call must not run (or, once run, not be answered). */
+export class McpAuditUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`MCP audit write failed: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'McpAuditUnavailable';
+  }
+}
+
 const viewOf = (r: McpAuditRow) => ({
   id: Number(r.id),
   token_id: r.token_id === null ? null : Number(r.token_id),
@@ -50,18 +58,38 @@ export class McpAuditService {
 
   constructor(private readonly audit: McpAuditRepository) {}
 
-  async record(e: Omit<McpAuditEntry, 'argumentsHash' | 'arguments'> & { arguments: unknown }): Promise<void> {
+  /**
+   * Writes one call's row and returns its id. Any content is stored (NUL and lone surrogates
+   * scrubbed, personal data masked); a failed write is McpAuditUnavailable, and the caller fails
+   * closed: nothing runs unaudited.
+   */
+  async record(e: Omit<McpAuditEntry, 'argumentsHash' | 'arguments'> & { arguments: unknown }): Promise<string> {
     const args = e.arguments !== null && typeof e.arguments === 'object' && !Array.isArray(e.arguments) ? e.arguments : { _arguments: e.arguments ?? null };
     try {
-      await this.audit.insert({
+      return await this.audit.insert({
         ...e,
+        tool: storableText(e.tool),
+        reason: e.reason === null ? null : storableText(e.reason),
+        // The hash is over the arguments as sent, so the same call still gives the same hash.
         argumentsHash: createHash('sha256').update(canonicalJson(args)).digest('hex'),
-        arguments: redact(args) as Record<string, unknown>,
+        arguments: storableValue(redact(args)) as Record<string, unknown>,
       });
     } catch (err) {
-      // The caller already has its answer; a lost audit row is logged, never turned into a failed call.
       this.logger.error(`MCP audit write failed: ${(err as Error).message}`);
+      throw new McpAuditUnavailable(err);
     }
+  }
+
+  /** Sets the outcome of a row written before the tool ran; a failure is McpAuditUnavailable. */
+  async finish(tenantId: string, id: string, outcome: McpCallOutcome, reason: string | null, durationMs: number): Promise<void> {
+    let updated: boolean;
+    try {
+      updated = await this.audit.finish(tenantId, id, outcome, reason === null ? null : storableText(reason), durationMs);
+    } catch (err) {
+      this.logger.error(`MCP audit update failed: ${(err as Error).message}`);
+      throw new McpAuditUnavailable(err);
+    }
+    if (!updated) throw new McpAuditUnavailable(new Error(`audit row ${id} is missing`));
   }
 
   async list(tenantId: string, q: McpAuditQueryDto): Promise<Page<ReturnType<typeof viewOf>>> {

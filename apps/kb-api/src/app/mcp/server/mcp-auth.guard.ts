@@ -11,7 +11,7 @@ import { UsersRepository } from '../../identity/users.repository';
 import { MCP_RATE_POLICY } from '../mcp-scopes';
 import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
-import { McpAuditService } from '../audit/mcp-audit.service';
+import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCaller, McpRequest } from './mcp-caller';
 
 /**
@@ -49,7 +49,12 @@ export class McpAuthGuard implements CanActivate {
       req.mcpCaller = caller;
       return true;
     } catch (e) {
-      if (e instanceof KbError && known.caller) await this.auditRefusedCalls(req.body, known.caller, e.code);
+      if (e instanceof KbError && known.caller) {
+        // The calls are refused either way; a failed audit write (logged) must not change the answer.
+        await this.auditRefusedCalls(req.body, known.caller, e.code).catch((failure: unknown) => {
+          if (!(failure instanceof McpAuditUnavailable)) throw failure;
+        });
+      }
       throw e;
     }
   }
