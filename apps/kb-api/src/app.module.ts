@@ -20,6 +20,7 @@ import { NotificationsModule } from './app/notifications/notifications.module';
 import { ChatPreferencesModule } from './app/preferences/chat-preferences.module';
 import { PresetsModule } from './app/presets/presets.module';
 import { PromotionModule } from './app/promotion/promotion.module';
+import { RowSecurityModule } from './app/row-security/row-security.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -32,6 +33,7 @@ import { migrations } from './migrations';
       database: { defaultName: 'kb', entities, migrations },
     }),
     QueueModule.forRoot('kb-api'),
+    RowSecurityModule,
     KbCryptoModule,
     KbAuthModule,
     KbAdminModule,
