@@ -202,4 +202,42 @@ describe('kb-api admin tenant isolation', () => {
       204,
     );
   });
+
+  it('no tenant role carries a platform permission, and role editing cannot add one (422 naming it)', async () => {
+    const grants = await db.query(
+      `SELECT DISTINCT permission FROM kb_effective_role_permissions WHERE permission IN ('tenant.cross-access', 'platform.admin')`,
+    );
+    expect(grants).toEqual([]);
+    const owner = await callerWith(svc.url, db, {
+      email: 'owner@acme.test',
+      tenant: 'acme',
+      roles: ['super-admin'],
+    });
+    const before = await db.query('SELECT * FROM kb_tenant_role_grants ORDER BY tenant_id, role');
+    for (const permission of ['tenant.cross-access', 'platform.admin']) {
+      const r = await as(owner, 'PATCH', '/api/admin/roles/viewer', {
+        body: { permissions: ['kb.read.any', permission] },
+      });
+      expect([permission, r.status, r.body.errors]).toEqual([
+        permission,
+        422,
+        { permissions: [`${permission} is a platform permission; a tenant role cannot carry it.`] },
+      ]);
+    }
+    expect(
+      (await as(owner, 'PATCH', '/api/admin/roles/viewer', { body: { permissions: ['kb.fly'] } }))
+        .body.errors,
+    ).toEqual({ permissions: ['The selected permissions are invalid.'] });
+    expect(await db.query('SELECT * FROM kb_tenant_role_grants ORDER BY tenant_id, role')).toEqual(
+      before,
+    );
+    // The viewer still cannot cross, and neither can the tenant's super-admin.
+    for (const who of [acme.user, owner]) {
+      const r = await as(who, 'GET', '/api/auth/me', { tenant: 'globex' });
+      expect([who.email, r.status, r.body.error]).toEqual([who.email, 403, 'tenant_forbidden']);
+    }
+    expect((await as(owner, 'GET', '/api/admin/permissions')).body.data.map((p: { name: string }) => p.name)).not.toContain(
+      'tenant.cross-access',
+    );
+  });
 });

@@ -10,6 +10,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './admin/pagination';
 import { PERMISSIONS, ROLES } from './identity/rbac';
 import { NOTIFICATION_PATHS, NOTIFICATION_SCHEMAS } from './notifications/notifications.openapi';
 import { PROMOTION_PATHS, PROMOTION_SCHEMAS } from './promotion/promotion.openapi';
+import { SYSTEM_ADMIN_PATHS, TENANT_ADMIN_BODY } from './system-admin/system-admin.openapi';
 import { answer, body, bool, data, dateTime, nullable, page, pathId, ref, str } from './openapi-parts';
 
 /** OpenAPI 3.1 description of every kb-api route (chat, documents, ingest, conversations, presets, preferences, accounts, admin, widget, MCP, promotion, notifications); served at /api/kb/openapi.json and committed as docs/api/kb-api.openapi.json. */
@@ -429,7 +430,7 @@ export const KB_OPENAPI = {
         summary: "Replaces a role's permission set",
         description:
           `${G1} Also needs roles.manage (seeded to super-admin). The new set holds in the active tenant only; other tenants keep theirs. ` +
-          'The super-admin role always holds every permission (422).',
+          'The super-admin role always holds every permission (422). A platform-level permission (platform.admin, tenant.cross-access) is refused with 422 naming it.',
         parameters: [
           tenantHeader,
           { name: 'role', in: 'path', required: true, schema: { enum: ROLES } },
@@ -490,18 +491,28 @@ export const KB_OPENAPI = {
         },
       },
       post: {
-        summary: 'Creates a tenant with its `default` project',
+        summary: 'Creates a tenant with its `default` project (and, with `admin`, its first admin)',
         description:
-          'Global; needs platform.admin. 422 `errors.id` when the id is malformed or taken.',
+          'Global; needs platform.admin. 422 `errors.id` when the id is malformed or taken. With `admin`, the account is created in the same transaction ' +
+          '(see `POST /api/system-admin/tenants/{tenant}/admins`) and answered as `admin`; a taken email (422 `errors["admin.email"]`) creates nothing.',
         requestBody: body({
           type: 'object',
           required: ['id', 'name'],
           properties: {
             id: { type: 'string', pattern: '^[a-z0-9_-]{1,50}$' },
             name: { type: 'string', minLength: 1, maxLength: 255 },
+            admin: TENANT_ADMIN_BODY,
           },
         }),
-        responses: { '201': answer('Created', data(tenantSchema)), '422': e422, ...platformOnly },
+        responses: {
+          '201': answer('Created', {
+            type: 'object',
+            required: ['data'],
+            properties: { data: tenantSchema, admin: ref('User') },
+          }),
+          '422': e422,
+          ...platformOnly,
+        },
       },
     },
     '/api/system-admin/tenants/{tenant}': {
@@ -540,6 +551,7 @@ export const KB_OPENAPI = {
         },
       },
     },
+    ...SYSTEM_ADMIN_PATHS,
     '/api/kb/openapi.json': {
       get: {
         summary: 'This document',

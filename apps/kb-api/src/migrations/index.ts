@@ -10,6 +10,7 @@ import { KbAdminInsight1764130000000 } from './1764130000000-admin-insight';
 import { KbAdminOperations1764140000000 } from './1764140000000-admin-operations';
 import { KbChunkEmbeddings1764150000000 } from './1764150000000-chunk-embeddings';
 import { KbTenantRoleGrants1764160000000 } from './1764160000000-tenant-role-grants';
+import { KbPlatformTenancy1764170000000 } from './1764170000000-platform-tenancy';
 import { KbTenantRowSecurity1764180000000 } from './1764180000000-tenant-row-security';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
@@ -22,5 +23,6 @@ export const migrations = [
   KbAdminOperations1764140000000,
   KbChunkEmbeddings1764150000000,
   KbTenantRoleGrants1764160000000,
+  KbPlatformTenancy1764170000000,
   KbTenantRowSecurity1764180000000,
 ];

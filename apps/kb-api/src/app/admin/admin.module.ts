@@ -22,5 +22,7 @@ import { AdminUsersService } from './users/admin-users.service';
     MembershipsRepository,
     MembershipsService,
   ],
+  // Tenant onboarding on the system-admin surface creates a tenant's first admin account.
+  exports: [AdminUsersRepository],
 })
 export class KbAdminModule {}

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule as PlatformAuthModule } from '@platform/auth';
 import { UsersRepository } from '../identity/users.repository';
 import { MailerService } from '../mail/mailer.service';
+import { CrossTenantAuditRepository } from '../tenancy/cross-tenant-audit.repository';
 import { TenantsRepository } from '../tenancy/tenants.repository';
 import { AuthMeFastRoute } from './auth-me.fast-route';
 import { AuthController } from './auth.controller';
@@ -32,6 +33,7 @@ import { TwoFactorService } from './two-factor.service';
     TokenIdentityCache,
     TokenIdentities,
     TenantStatusReader,
+    CrossTenantAuditRepository,
     KbAuthGuard,
     { provide: APP_GUARD, useExisting: KbAuthGuard },
     AuthMeFastRoute,
@@ -47,6 +49,7 @@ import { TwoFactorService } from './two-factor.service';
     TokenIdentityCache,
     TenantStatusReader,
     TokenIdentities,
+    CrossTenantAuditRepository,
   ],
 })
 export class KbAuthModule {}

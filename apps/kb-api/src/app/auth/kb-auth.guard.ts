@@ -2,9 +2,11 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { JWT_VERIFIER, JwtVerifier } from '@platform/auth';
 import { parseCookie } from 'cookie';
+import { requestIdOf, routePattern } from '../admin-insight/logs/http-facts';
 import { KbError, KbMessage } from '../errors/kb-errors';
 import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
 import { Authorization, UsersRepository } from '../identity/users.repository';
+import { CrossTenantAuditRepository } from '../tenancy/cross-tenant-audit.repository';
 import { TENANT_ID } from '../tenancy/tenants.repository';
 import { KB_ABILITY, KB_CAN, KB_GLOBAL, KB_PERMISSIONS, KB_PUBLIC, KB_ROLES, KB_TOKEN_ONLY, KB_USER_ONLY } from './gates';
 import { KbPrincipal, KbRequest } from './kb-principal';
@@ -40,6 +42,7 @@ export class KbAuthGuard implements CanActivate {
     @Inject(JWT_VERIFIER) private readonly iam: JwtVerifier,
     private readonly tokenIdentities: TokenIdentities,
     private readonly tenantStatus: TenantStatusReader,
+    private readonly crossTenantAudit: CrossTenantAuditRepository,
   ) {}
 
   private meta<T>(key: string, ctx: ExecutionContext): T | undefined {
@@ -75,7 +78,10 @@ export class KbAuthGuard implements CanActivate {
     }
 
     const global = this.meta<boolean>(KB_GLOBAL, ctx) === true;
-    const tenantId = global ? who.homeTenantId : await this.activeTenant(req, who);
+    const { tenantId, asPlatformAdmin } = global ? { tenantId: who.homeTenantId, asPlatformAdmin: false } : await this.activeTenant(req, who);
+    // Recorded on admission, before the route's own gates: the platform audit shows every request
+    // made in a foreign tenant, including those the route then refuses. A failed write fails the request.
+    if (asPlatformAdmin) await this.recordCrossing(req, who, tenantId);
     const auth = !who.userId
       ? { roles: [], permissions: [], platformAdmin: false, tenants: [] }
       : who.homeAuthorization && tenantId === who.homeTenantId
@@ -160,21 +166,43 @@ export class KbAuthGuard implements CanActivate {
     }
   }
 
-  /** X-Tenant-Id, else the home tenant; a foreign tenant needs a role or membership there, or tenant.cross-access. */
-  private async activeTenant(req: KbRequest, who: Authenticated): Promise<string> {
+  /**
+   * X-Tenant-Id, else the home tenant. A foreign tenant needs a role or a project membership there
+   * (the caller is one of its members), or platform.admin (the platform's operators, audited). No
+   * tenant role or permission opens another tenant.
+   */
+  private async activeTenant(req: KbRequest, who: Authenticated): Promise<{ tenantId: string; asPlatformAdmin: boolean }> {
     const raw = req.headers['x-tenant-id'];
     const requested = typeof raw === 'string' && raw !== '' ? raw : undefined;
     if (requested !== undefined && !TENANT_ID.test(requested)) throw new KbError(400, 'invalid_tenant_id', 'X-Tenant-Id must match ^[a-z0-9_-]{1,50}$.');
     const tenantId = requested ?? who.homeTenantId;
+    let asPlatformAdmin = false;
     if (tenantId !== who.homeTenantId) {
+      // Read fresh, never from the token identity cache: this decides entry into another tenant.
       const home = who.userId ? await this.users.authorization(who.userId, who.homeTenantId) : null;
-      const allowed = home !== null && (home.tenants.includes(tenantId) || home.permissions.includes('tenant.cross-access'));
-      if (!allowed) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
+      const member = home !== null && home.tenants.includes(tenantId);
+      asPlatformAdmin = !member && home !== null && home.platformAdmin;
+      if (!member && !asPlatformAdmin) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
     }
     // Read for every request (never cached), so a suspension applies at once on every replica.
     const status = await this.tenantStatus.status(tenantId);
     if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
     if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
-    return tenantId;
+    return { tenantId, asPlatformAdmin };
+  }
+
+  private async recordCrossing(req: KbRequest, who: Authenticated, tenantId: string): Promise<void> {
+    const user = await this.users.findById(who.userId!);
+    await this.crossTenantAudit.record({
+      actorUserId: who.userId!,
+      actorEmail: user?.email ?? '',
+      credential: who.kind === 'session' ? 'session' : 'token',
+      homeTenantId: who.homeTenantId,
+      targetTenantId: tenantId,
+      method: req.method,
+      route: routePattern(req),
+      path: req.path,
+      requestId: requestIdOf(req, req.res!),
+    });
   }
 }

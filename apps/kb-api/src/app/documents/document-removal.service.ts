@@ -4,6 +4,8 @@ import { KbValidationError } from '../errors/kb-errors';
 import { DocumentStorage } from '../ingest/document-storage';
 import { normalizeSourcePath } from '../ingest/source-path';
 import { kbEnv } from '../kb-config';
+import { DocumentOwnersRepository } from './document-owners.repository';
+import { DocumentActor, refuseForeign } from './document-ownership';
 import { DocumentRemovalRepository } from './document-removal.repository';
 import { DeleteDocumentsDto } from './dto/delete-documents.dto';
 
@@ -36,13 +38,15 @@ export class DocumentRemovalService {
 
   constructor(
     private readonly removal: DocumentRemovalRepository,
+    private readonly owners: DocumentOwnersRepository,
     private readonly storage: DocumentStorage,
     config: ConfigService,
   ) {
     this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
   }
 
-  async remove(tenantId: string, request: DeleteDocumentsDto): Promise<RemovalResult> {
+  /** Someone else's document needs kb.delete.any; without it the whole batch is refused (403) before anything changes. */
+  async remove(tenantId: string, request: DeleteDocumentsDto, actor: DocumentActor): Promise<RemovalResult> {
     const errors: Record<string, string[]> = {};
     const targets = request.documents.map((d, i) => {
       const sourcePath = normalizeSourcePath(d.source_path);
@@ -56,13 +60,16 @@ export class DocumentRemovalService {
       return { projectKey, sourcePath: sourcePath ?? '' };
     });
     if (Object.keys(errors).length) throw new KbValidationError(errors);
+    // A soft delete touches live documents only; force also removes ones deleted earlier.
+    const existing = await this.owners.owners(tenantId, targets);
+    refuseForeign(request.force ? existing : existing.filter((o) => !o.deleted), actor, 'delete');
 
     const documents: RemovalEntry[] = [];
     for (const { projectKey, sourcePath } of targets) {
       documents.push(
         request.force
-          ? await this.hardDelete(tenantId, projectKey, sourcePath)
-          : await this.softDelete(tenantId, projectKey, sourcePath),
+          ? await this.hardDelete(tenantId, projectKey, sourcePath, actor)
+          : await this.softDelete(tenantId, projectKey, sourcePath, actor),
       );
     }
     const deleted = documents.filter((d) => d.status === 'deleted').length;
@@ -73,8 +80,9 @@ export class DocumentRemovalService {
     tenantId: string,
     projectKey: string,
     sourcePath: string,
+    actor: DocumentActor,
   ): Promise<RemovalEntry> {
-    const id = await this.removal.softDelete(tenantId, projectKey, sourcePath);
+    const id = await this.removal.softDelete(tenantId, projectKey, sourcePath, actor);
     if (id === null)
       return {
         project_key: projectKey,
@@ -96,8 +104,9 @@ export class DocumentRemovalService {
     tenantId: string,
     projectKey: string,
     sourcePath: string,
+    actor: DocumentActor,
   ): Promise<RemovalEntry> {
-    const row = await this.removal.hardDelete(tenantId, projectKey, sourcePath);
+    const row = await this.removal.hardDelete(tenantId, projectKey, sourcePath, actor);
     if (row === null)
       return {
         project_key: projectKey,

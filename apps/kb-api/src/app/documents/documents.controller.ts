@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nes
 import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { DocumentCatalogService } from './document-catalog.service';
+import { documentActor } from './document-ownership';
 import { DocumentRemovalService } from './document-removal.service';
 import { DeleteDocumentsDto } from './dto/delete-documents.dto';
 import { QueryReader } from './query-reader';
@@ -33,6 +34,7 @@ export class DocumentsController {
   @Delete()
   @HttpCode(200)
   remove(@Body() body: DeleteDocumentsDto, @Req() req: KbRequest) {
-    return this.removal.remove(req.kbPrincipal!.tenantId, body);
+    const p = req.kbPrincipal!;
+    return this.removal.remove(p.tenantId, body, documentActor(p, 'kb.delete.any'));
   }
 }

@@ -6,6 +6,7 @@ import { ChunkFeedbackService } from './chunk-feedback.service';
 import { CollectionsController } from './collections.controller';
 import { DocumentCatalogRepository } from './document-catalog.repository';
 import { DocumentCatalogService } from './document-catalog.service';
+import { DocumentOwnersRepository } from './document-owners.repository';
 import { DocumentRemovalRepository } from './document-removal.repository';
 import { DocumentRemovalService } from './document-removal.service';
 import { DocumentsController } from './documents.controller';
@@ -23,6 +24,7 @@ import { KnowledgeLinksController } from './knowledge-links.controller';
     documentStorageProvider,
     DocumentCatalogRepository,
     DocumentCatalogService,
+    DocumentOwnersRepository,
     DocumentRemovalRepository,
     DocumentRemovalService,
     ChunkFeedbackRepository,

@@ -1,6 +1,7 @@
 /**
  * The knowledge base's seeded roles, permissions and capabilities (reference kb §2.10). Roles hold
- * per tenant; `platform.admin` is global and held directly, never through a tenant role.
+ * per tenant and carry tenant permissions only; the platform-level permissions are global and held
+ * directly, never through a tenant role.
  */
 export const ROLES = ['super-admin', 'admin', 'dpo', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -21,12 +22,23 @@ export const PERMISSIONS = [
   'admin.access',
   'pii.detokenize',
   'pii.erase',
-  'tenant.cross-access',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** The global permission of the system-admin surface; a tenant super-admin does not hold it. */
+/**
+ * The global permission of the system-admin surface and of acting in another tenant; a tenant
+ * super-admin does not hold it.
+ */
 export const PLATFORM_ADMIN = 'platform.admin';
+
+/**
+ * Permissions that reach beyond one tenant. A tenant's role editing may never grant them, or one
+ * tenant's admins could hand their users the run of every tenant. `tenant.cross-access` is the
+ * anchor's name for crossing tenants; here that is part of platform.admin, and the name is refused.
+ */
+export const PLATFORM_PERMISSIONS = [PLATFORM_ADMIN, 'tenant.cross-access'] as const;
+export const isPlatformPermission = (v: unknown): boolean =>
+  typeof v === 'string' && (PLATFORM_PERMISSIONS as readonly string[]).includes(v);
 
 export const ROLE_GRANTS: Readonly<Record<Role, readonly Permission[]>> = {
   'super-admin': PERMISSIONS,

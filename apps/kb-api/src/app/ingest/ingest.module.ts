@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { QUEUES } from '@platform/contracts';
+import { DocumentOwnersRepository } from '../documents/document-owners.repository';
 import { documentStorageProvider } from './document-storage.provider';
 import { DocumentsRepository } from './documents.repository';
 import { IndexerService } from './indexer.service';
@@ -17,7 +18,7 @@ export class IngestModule {
       module: IngestModule,
       imports: [BullModule.registerQueue({ name: QUEUES.kbIngest })],
       controllers: [IngestController],
-      providers: [documentStorageProvider, DocumentsRepository, IngestService, IngestQueueMetrics],
+      providers: [documentStorageProvider, DocumentsRepository, DocumentOwnersRepository, IngestService, IngestQueueMetrics],
       exports: [DocumentsRepository, documentStorageProvider, IngestService],
     };
   }

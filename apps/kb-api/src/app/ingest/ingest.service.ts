@@ -4,6 +4,8 @@ import { ConfigService } from '@nestjs/config';
 import { createHash } from 'node:crypto';
 import { JOBS, QUEUES } from '@platform/contracts';
 import { Queue } from 'bullmq';
+import { DocumentOwnersRepository } from '../documents/document-owners.repository';
+import { DocumentActor, refuseForeign, SYSTEM_ACTOR } from '../documents/document-ownership';
 import { KbValidationError } from '../errors/kb-errors';
 import { kbEnv } from '../kb-config';
 import { isBinary, sourceTypeOf } from './convert';
@@ -39,6 +41,7 @@ export class IngestService {
 
   constructor(
     private readonly documents: DocumentsRepository,
+    private readonly owners: DocumentOwnersRepository,
     private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
     config: ConfigService,
@@ -46,7 +49,11 @@ export class IngestService {
     this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
   }
 
-  async ingest(tenantId: string, items: IngestDocumentDto[]): Promise<{ queued: number; failed: number; documents: IngestEntry[] }> {
+  /**
+   * `actor` limits overwriting to the caller's own documents unless they hold kb.edit.any; a path
+   * without a live document (new, or deleted earlier) is free and becomes the caller's.
+   */
+  async ingest(tenantId: string, items: IngestDocumentDto[], actor: DocumentActor = SYSTEM_ACTOR): Promise<{ queued: number; failed: number; documents: IngestEntry[] }> {
     const errors: Record<string, string[]> = {};
     const prepared = items.map((item, i) => {
       const at = (field: string, message: string) => ((errors[`documents.${i}.${field}`] ??= []).push(message), null);
@@ -72,6 +79,8 @@ export class IngestService {
       seen.add(key);
     });
     if (Object.keys(errors).length) throw new KbValidationError(errors);
+    const existing = await this.owners.owners(tenantId, prepared.map((p) => ({ projectKey: p.projectKey, sourcePath: p.sourcePath! })));
+    refuseForeign(existing.filter((o) => !o.deleted), actor, 'overwrite');
 
     const entries: IngestEntry[] = [];
     for (const p of prepared) {
@@ -91,6 +100,7 @@ export class IngestService {
           storageKey,
           hash,
           metadata: p.item.metadata ?? {},
+          actor,
         });
         // One job per version: submitting the same content twice queues it once.
         await this.queue.add(JOBS.ingestDocument, { tenantId, documentId, hash }, { jobId: `doc-${documentId}-${hash.slice(0, 32)}` });

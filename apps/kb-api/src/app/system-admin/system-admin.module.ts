@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { KbAdminModule } from '../admin/admin.module';
+import { KbAuthModule } from '../auth/auth.module';
+import { CrossTenantAuditController } from './cross-tenant-audit.controller';
+import { TenantOnboardingService } from './tenant-onboarding.service';
 import { TenantsAdminController } from './tenants-admin.controller';
 import { TenantsAdminRepository } from './tenants-admin.repository';
 
-/** Platform-wide administration (platform.admin only): tenants. */
+/** Platform-wide administration (platform.admin only): tenants, their first admins, the cross-tenant audit. */
 @Module({
-  controllers: [TenantsAdminController],
-  providers: [TenantsAdminRepository],
+  imports: [KbAuthModule, KbAdminModule],
+  controllers: [TenantsAdminController, CrossTenantAuditController],
+  providers: [TenantsAdminRepository, TenantOnboardingService],
 })
 export class KbSystemAdminModule {}

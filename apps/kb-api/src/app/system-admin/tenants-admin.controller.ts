@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Can, GlobalRoute } from '../auth/gates';
-import { KbError, KbValidationError } from '../errors/kb-errors';
+import { KbValidationError } from '../errors/kb-errors';
 import { Page, pageWindow, toPage } from '../admin/pagination';
-import { CreateTenantDto, ListTenantsQueryDto } from './tenants-admin.dto';
+import { TenantOnboardingService, tenantNotFound } from './tenant-onboarding.service';
+import { CreateTenantDto, ListTenantsQueryDto, TenantAdminDto } from './tenants-admin.dto';
 import { TenantAdminRow, TenantsAdminRepository, TenantStatus } from './tenants-admin.repository';
 
 const tenantView = (t: TenantAdminRow) => ({
@@ -14,7 +15,6 @@ const tenantView = (t: TenantAdminRow) => ({
   updated_at: t.updated_at.toISOString(),
 });
 type TenantView = ReturnType<typeof tenantView>;
-const tenantNotFound = () => new KbError(404, 'not_found', 'Tenant not found.');
 
 /**
  * /api/system-admin/tenants: global (no active tenant is resolved, X-Tenant-Id is ignored) and
@@ -24,7 +24,10 @@ const tenantNotFound = () => new KbError(404, 'not_found', 'Tenant not found.');
 @GlobalRoute()
 @Can('platform.admin')
 export class TenantsAdminController {
-  constructor(private readonly tenants: TenantsAdminRepository) {}
+  constructor(
+    private readonly tenants: TenantsAdminRepository,
+    private readonly onboarding: TenantOnboardingService,
+  ) {}
 
   @Get()
   async list(@Query() q: ListTenantsQueryDto): Promise<Page<TenantView>> {
@@ -33,12 +36,20 @@ export class TenantsAdminController {
     return toPage(rows.map(tenantView), total, w);
   }
 
+  /** With `admin`, the tenant's first admin is created in the same transaction and answered as `admin`. */
   @Post()
   @HttpCode(201)
   async create(@Body() body: CreateTenantDto) {
-    const row = await this.tenants.create(body.id, body.name);
-    if (!row) throw new KbValidationError({ id: ['The id has already been taken.'] });
-    return { data: tenantView(row) };
+    const created = await this.onboarding.createTenant(body.id, body.name, body.admin);
+    if (!created) throw new KbValidationError({ id: ['The id has already been taken.'] });
+    return created.admin ? { data: tenantView(created.tenant), admin: created.admin } : { data: tenantView(created.tenant) };
+  }
+
+  /** Adds an admin account homed in the tenant (super-admin unless `role: admin`). */
+  @Post(':tenant/admins')
+  @HttpCode(201)
+  async addAdmin(@Param('tenant') id: string, @Body() body: TenantAdminDto) {
+    return { data: await this.onboarding.addAdmin(id, body) };
   }
 
   @Get(':tenant')

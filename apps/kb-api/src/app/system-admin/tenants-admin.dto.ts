@@ -1,15 +1,52 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../admin/pagination';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsEmail,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { PageParamsDto, PageQueryDto, trimmed } from '../admin/pagination';
 import { TENANT_ID } from '../tenancy/tenants.repository';
 import type { TenantStatus } from './tenants-admin.repository';
 
 export const TENANT_STATUSES: readonly TenantStatus[] = ['active', 'suspended'];
+/** The roles a tenant's first admins may get: enough to run the tenant, and nothing platform-wide. */
+export const TENANT_ADMIN_ROLES = ['super-admin', 'admin'] as const;
+export type TenantAdminRole = (typeof TENANT_ADMIN_ROLES)[number];
 
 export class ListTenantsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(TENANT_STATUSES, { message: 'The selected status is invalid (active or suspended).' })
   status?: TenantStatus;
+}
+
+/** A tenant's admin account, created by a platform admin (the account's home tenant is that tenant). */
+export class TenantAdminDto {
+  @trimmed()
+  @IsString({ message: 'The name field is required.' })
+  @IsNotEmpty({ message: 'The name field is required.' })
+  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  name!: string;
+
+  @trimmed()
+  @IsEmail({ require_tld: false }, { message: 'The email field must be a valid email address.' })
+  @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
+  email!: string;
+
+  @IsString({ message: 'The password field is required.' })
+  @MinLength(8, { message: 'The password must be at least 8 characters.' })
+  @MaxLength(1024, { message: 'The password must not be greater than 1024 characters.' })
+  password!: string;
+
+  @IsOptional()
+  @IsIn(TENANT_ADMIN_ROLES, { message: 'The selected role is invalid (super-admin or admin).' })
+  role?: TenantAdminRole;
 }
 
 export class CreateTenantDto {
@@ -22,4 +59,21 @@ export class CreateTenantDto {
   @IsNotEmpty({ message: 'The name field is required.' })
   @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
   name!: string;
+
+  /** Optional: the tenant's first admin, created in the same transaction as the tenant. */
+  @IsOptional()
+  @IsObject({ message: 'The admin field must be an object.' })
+  @ValidateNested()
+  @Type(() => TenantAdminDto)
+  admin?: TenantAdminDto;
+}
+
+export class CrossTenantAuditQueryDto extends PageParamsDto {
+  @IsOptional()
+  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'The actor user id must be a positive integer.' })
+  actor_user_id?: string;
+
+  @IsOptional()
+  @Matches(TENANT_ID, { message: 'The tenant id must match ^[a-z0-9_-]{1,50}$.' })
+  tenant_id?: string;
 }

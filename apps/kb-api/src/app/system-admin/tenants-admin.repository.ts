@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { containsPattern, PageWindow } from '../admin/pagination';
 import { TENANT_ID, TenantRow } from '../tenancy/tenants.repository';
 
@@ -39,22 +39,27 @@ export class TenantsAdminRepository {
     return { rows, total: Number(count.total) };
   }
 
-  async find(id: string): Promise<TenantAdminRow | null> {
+  async find(id: string, db: DataSource | EntityManager = this.db): Promise<TenantAdminRow | null> {
     if (!TENANT_ID.test(id)) return null;
     const [row] = await queryRows<TenantAdminRow>(
-      this.db,
+      db,
       `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`,
       [id],
     );
     return row ?? null;
   }
 
+  /** Runs `work` in one transaction (a tenant and its first admin are created together or not at all). */
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   /**
    * Creates the tenant with its `default` project (as the seeded tenant has), so memberships can be
    * granted at once; null when the id is taken.
    */
-  async create(id: string, name: string): Promise<TenantAdminRow | null> {
-    return this.db.transaction(async (tx) => {
+  async create(id: string, name: string, within?: EntityManager): Promise<TenantAdminRow | null> {
+    const run = async (tx: EntityManager) => {
       const inserted = await queryRows(
         tx,
         'INSERT INTO kb_tenants (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id',
@@ -65,13 +70,17 @@ export class TenantsAdminRepository {
         `INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, 'default', 'Default')`,
         [id],
       );
-      const [row] = await queryRows<TenantAdminRow>(
-        tx,
-        `SELECT ${COLUMNS} FROM kb_tenants t WHERE t.id = $1`,
-        [id],
-      );
-      return row;
-    });
+      return this.find(id, tx);
+    };
+    return within ? run(within) : this.db.transaction(run);
+  }
+
+  /** A tenant admin owns the tenant's `default` project, as the seeded super-admin does. */
+  async grantDefaultProject(tenantId: string, userId: string, within: EntityManager): Promise<void> {
+    await within.query(
+      `INSERT INTO kb_memberships (tenant_id, user_id, project_key, role) VALUES ($1, $2, 'default', 'owner') ON CONFLICT DO NOTHING`,
+      [tenantId, userId],
+    );
   }
 
   async setStatus(id: string, status: TenantStatus): Promise<TenantAdminRow | null> {

@@ -95,12 +95,14 @@ export class AdminUsersRepository {
     return row ?? null;
   }
 
+  /** In a transaction of its own, or in the caller's `within` (tenant onboarding creates both at once). */
   async create(
     tenantId: string,
     user: { name: string; email: string; passwordHash: string; active: boolean },
     roles: readonly Role[],
+    within?: EntityManager,
   ): Promise<AdminUserRow> {
-    return this.db.transaction(async (tx) => {
+    const run = async (tx: EntityManager) => {
       const [row] = await queryRows<{ id: string }>(
         tx,
         `INSERT INTO kb_users (tenant_id, name, email, email_key, password_hash, active) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -108,7 +110,8 @@ export class AdminUsersRepository {
       );
       await this.replaceRoles(tx, tenantId, row.id, roles);
       return (await this.find(tenantId, row.id, tx))!;
-    });
+    };
+    return within ? run(within) : this.db.transaction(run);
   }
 
   /** Applies the changes (and the role set, when given) in one transaction; null when the user is not the tenant's. */
