@@ -4,3 +4,4 @@ export * from './problem-details.filter';
 export * from './validation';
 export * from './metrics.module';
 export * from './cluster-metrics';
+export * from './data-exception';

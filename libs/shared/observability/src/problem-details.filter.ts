@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { clientDataError } from './data-exception';
 import { DomainError } from './domain-error';
 
 export interface ProblemDetails {
@@ -56,7 +57,8 @@ export function toProblem(exception: unknown, instance?: string): ProblemDetails
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetailsFilter');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
+    const exception = clientDataError(raised, this.logger) ?? raised;
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { EvidenceError } from '@platform/evidence-engine';
-import { DomainError, ValidationFailedError } from '@platform/observability';
+import { clientDataError, DomainError, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 /** The evidence review API's error body (reference §1.14): `{ error: { code, message, details } }`. */
@@ -8,8 +8,9 @@ import type { Response } from 'express';
 export class EvidenceErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('EvidenceReview');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    const exception = clientDataError(raised, this.logger) ?? raised;
     let status = 500;
     let code = 'internal_error';
     let message = 'The review could not be completed.';

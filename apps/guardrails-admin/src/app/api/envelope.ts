@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { DomainError, ValidationFailedError } from '@platform/observability';
+import { clientDataError, DomainError, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 export const SCHEMA_VERSION = 'guardrails.api.v1';
@@ -54,9 +54,10 @@ const codeFor = (status: number): string =>
 export class GuardrailsEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('GuardrailsEnvelopeFilter');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
+    const exception = clientDataError(raised, this.logger) ?? raised;
     if (exception instanceof GuardrailsApiError) {
       res.status(exception.getStatus()).json(envelope(exception.endpoint, exception.data));
       return;

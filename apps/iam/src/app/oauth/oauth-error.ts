@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { DomainError } from '@platform/observability';
+import { clientDataError, DomainError } from '@platform/observability';
 import type { Response } from 'express';
 
 /** Client errors that keep their own status under invalid_request: no such route or method, a body too large or in a charset not read. */
@@ -41,8 +41,10 @@ export class OAuthError extends Error {
 export class OAuthErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('OAuth');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    // Client input Postgres could not take is an invalid request (400), not a server error.
+    const exception = clientDataError(raised, this.logger) ?? raised;
     let err: OAuthError;
     if (exception instanceof OAuthError) err = exception;
     else if (exception instanceof HttpException && exception.getStatus() === 429) {

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { ValidationFailedError } from '@platform/observability';
+import { clientDataError, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 /** A knowledge-base error with its own code: `{ error: "snake_code", message, …extra }`. */
@@ -43,9 +43,10 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 export class KbErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('KbErrorFilter');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
+    const exception = clientDataError(raised, this.logger) ?? raised;
     if (exception instanceof ValidationFailedError) {
       const errors: Record<string, string[]> = {};
       for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
