@@ -12,7 +12,7 @@ import { OutputStatsStore } from './ports/output-stats.port';
 import { auditAttemptFor } from './screen/audit-entry';
 import { BoundedMatcher } from './screen/bounded-matcher';
 import { rulesetFor } from './screen/ruleset';
-import { ScreenResult, screenPrompt, screenSettingsOf } from './screen/screen';
+import { ScreenResult, screenPrompt, screenSettingsOf, screenVersion } from './screen/screen';
 import { GuardrailsSettings } from './settings/setting-types';
 import { JsonSchema } from './shared/json-schema';
 
@@ -72,6 +72,8 @@ export interface SandboxScreen {
   rule_id: string | null;
   refusal_message: string | null;
   ruleset_version: string;
+  /** v1.x addition: the classifier's score when it ran (no rule matched first), else null. */
+  classifier_score: number | null;
 }
 
 export interface ToolCallResult {
@@ -172,7 +174,7 @@ export function createGuardrails(
       if (activeRuleset().version !== before) matcher.warmUp(activeRuleset()).catch((e: unknown) => onPortError(e, 'matcher_warm_up'));
     },
     get rulesetVersion() {
-      return activeRuleset().version;
+      return screenVersion(activeRuleset().version, screenSettingsOf(settings));
     },
     get hitlAvailable() {
       return approvals.available;
@@ -194,6 +196,7 @@ export function createGuardrails(
         rule_id: result.rule_id,
         refusal_message: result.matched ? settings['input_screen.refusal_message'] : null,
         ruleset_version: result.ruleset_version,
+        classifier_score: result.classifier_score,
       };
     },
 

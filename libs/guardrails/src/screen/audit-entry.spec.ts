@@ -9,6 +9,7 @@ const result = (prompt: string, over: Partial<ScreenResult> = {}): ScreenResult 
   matched: true,
   blocked: true,
   rule_id: 'ignore_previous',
+  classifier_score: null,
   span: null,
   original_span: { start: 2, end: 8 },
   refusal_message: 'no',

@@ -444,6 +444,24 @@ const EXFIL_SECRET_FIRST = `${word('append', 'attach', 'add', 'send', 'post', 'u
 const EXFIL_IMAGE = String.raw`!\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{0,300}?(?:\{|\$\{|%7b)`;
 const EXFIL_INTO_IMAGE = `${word('append', 'embed', 'encode', 'insert', 'include', 'put', 'add')}${gap(6)}${SECRET}${gap(6)}${nextWord('to', 'in', 'into')}\\s+(?:the\\s+|an?\\s+)?(?:markdown\\s+)?(?:image|img)`;
 
+// ---------------------------------------------------------------- fake chat-role markup
+/**
+ * Markup that imitates a chat template's role boundaries, so the text after it reads to the model
+ * as a system or developer turn: a closed user turn followed by another role ("</user><system>"),
+ * a system or developer tag, special tokens ("<|im_start|>system", "<|start_header_id|>"), Llama's
+ * "[INST]" and "<<SYS>>", and a "### System:" or "### Instruction:" heading. An ordinary XML
+ * "<user>" element is not enough.
+ */
+const ROLE_NAMES = String.raw`(?:system|developer|assistant|user|human)`;
+const ROLE_MARKUP = [
+  String.raw`<\s*\/\s*(?:user|human)\s*>\s*<\s*${ROLE_NAMES}\s*>`,
+  String.raw`<\s*\/?\s*(?:system|developer)(?:[\s_-]?(?:prompt|message|instructions?))?\s*>`,
+  String.raw`<\|\s*(?:im_start|im_end|im_sep|system|start_header_id|end_header_id|eot_id|endoftext)\s*\|>`,
+  String.raw`\[\s*\/?\s*inst\s*\]`,
+  String.raw`<<\s*\/?\s*sys\s*>>`,
+  String.raw`(?:^|\n)[ \t]*#{2,}[ \t]*(?:system|instruction|instructions|developer)[ \t]*:`,
+];
+
 /** rule_id -> delimited pattern, in the order they are tried. */
 export const DEFAULT_SCREEN_RULES: Readonly<Record<string, string>> = Object.freeze({
   ignore_previous: delimited(OVERRIDE_EN, OVERRIDE_EN_EVERYTHING, OVERRIDE_EN_TRAILING, OVERRIDE_EN_VOID, OVERRIDE_DE,
@@ -453,4 +471,5 @@ export const DEFAULT_SCREEN_RULES: Readonly<Record<string, string>> = Object.fre
     WHAT_IS_PROMPT, WHAT_WERE_YOU_GIVEN, WHICH_ARE_HIDDEN),
   role_override: delimited(ROLE_SWITCH, ROLE_MODE, ROLE_NO_RULES, ROLE_AUTHORITY, ROLE_UNBOUND_MODEL),
   exfiltrate: delimited(EXFIL_SEND, EXFIL_SECRET_FIRST, EXFIL_IMAGE, EXFIL_INTO_IMAGE),
+  role_markup: delimited(...ROLE_MARKUP),
 });

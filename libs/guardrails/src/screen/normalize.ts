@@ -1,5 +1,6 @@
 import { findBase64Blobs } from './base64-blobs';
 import { foldAsciiConfusables, foldConfusables } from './confusables';
+import { invisiblesAsSpaces, joinLetterSpacedWords } from './separator-variants';
 import { wellFormed } from './well-formed';
 
 export interface NormalizationSettings {
@@ -12,12 +13,14 @@ export interface NormalizationSettings {
 }
 
 /**
- * The text the rules run on. `base` is the normalized prompt; decoded base64 blobs (themselves
- * normalized) follow it, one per line, in `text`. Spans at or past `base.length` fall in decoded text.
+ * The text the rules run on. `base` is the normalized prompt; other readings of it (invisible
+ * separators as spaces, letter-spaced words joined) and decoded base64 blobs (themselves
+ * normalized) follow it, one per line, in `text`. Spans at or past `base.length` fall in those.
  */
 export interface NormalizedPrompt {
   text: string;
   base: string;
+  variants: number;
   decodedBlobs: number;
 }
 
@@ -71,12 +74,29 @@ function decodedTexts(composed: string, s: NormalizationSettings, depth: number,
  */
 export function normalizePrompt(prompt: string, s: NormalizationSettings): NormalizedPrompt {
   const clean = wellFormed(prompt);
-  if (!s.enabled) return { text: clean, base: clean, decodedBlobs: 0 };
+  if (!s.enabled) return { text: clean, base: clean, variants: 0, decodedBlobs: 0 };
   const plainAscii = PLAIN_ASCII.test(clean);
   const composed = s.nfkc && !plainAscii ? clean.normalize('NFKC') : clean;
   const base = foldComposed(composed, s, plainAscii);
+  const variants = readingsOf(base, composed, s, plainAscii);
   const decoded = s.decode_base64_blobs ? decodedTexts(composed, s, 2, plainAscii) : [];
-  return decoded.length
-    ? { text: `${base}\n${decoded.join('\n')}`, base, decodedBlobs: decoded.length }
-    : { text: base, base, decodedBlobs: 0 };
+  const extra = [...variants, ...decoded];
+  return {
+    text: extra.length ? `${base}\n${extra.join('\n')}` : base,
+    base,
+    variants: variants.length,
+    decodedBlobs: decoded.length,
+  };
+}
+
+/** The other readings of a normalized prompt (see separator-variants.ts), distinct from it. */
+function readingsOf(base: string, composed: string, s: NormalizationSettings, plainAscii: boolean): string[] {
+  const readings: string[] = [];
+  const spaced = s.strip_zero_width && !plainAscii ? invisiblesAsSpaces(composed) : null;
+  if (spaced !== null) readings.push(foldComposed(spaced, s, false));
+  for (const reading of [base, ...readings]) {
+    const joined = joinLetterSpacedWords(reading);
+    if (joined !== null) readings.push(joined);
+  }
+  return [...new Set(readings)].filter((r) => r !== base);
 }

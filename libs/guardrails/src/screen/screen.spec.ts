@@ -7,7 +7,9 @@ import { normalizeText } from './normalize';
 import { caseInsensitiveFlagRedundant, rulesetFor, rulesetVersion } from './ruleset';
 import { ScreenSettings, screenPrompt, screenSettingsOf } from './screen';
 
-const base = screenSettingsOf(DEFAULT_SETTINGS);
+// The rule layer on its own: the classifier, which runs when no rule matched, has its own spec
+// (classifier/classifier.spec.ts) and would otherwise decide the prompts no rule matches here.
+const base: ScreenSettings = { ...screenSettingsOf(DEFAULT_SETTINGS), classifier_enabled: false };
 const settings = (over: Partial<ScreenSettings> = {}): ScreenSettings => ({ ...base, ...over });
 const raw = { ...base.normalization, enabled: false };
 

@@ -1,6 +1,8 @@
 import { codePointLength } from '../shared/text';
 import { GuardrailsSettings, ControlMode } from '../settings/setting-types';
 import { BoundedMatcher } from './bounded-matcher';
+import { DEFAULT_CLASSIFIER } from './classifier/default-classifier';
+import { PromptClassifier } from './classifier/prompt-classifier';
 import { normalizePrompt, NormalizationSettings } from './normalize';
 import { rulesetFor } from './ruleset';
 import { originalSpan, Span } from './span-mapping';
@@ -15,6 +17,8 @@ export interface ScreenSettings {
   max_prompt_length: number;
   on_match_error: 'closed' | 'open';
   normalization: NormalizationSettings;
+  classifier_enabled: boolean;
+  classifier_threshold: number;
 }
 
 export function screenSettingsOf(s: GuardrailsSettings): ScreenSettings {
@@ -25,6 +29,8 @@ export function screenSettingsOf(s: GuardrailsSettings): ScreenSettings {
     refusal_message: s['input_screen.refusal_message'],
     max_prompt_length: s['normalization.max_prompt_length'],
     on_match_error: s['pattern_safety.on_match_error'],
+    classifier_enabled: s['input_screen.classifier_enabled'],
+    classifier_threshold: s['input_screen.classifier_threshold'],
     normalization: {
       enabled: s['normalization.enabled'],
       nfkc: s['normalization.nfkc'],
@@ -43,14 +49,20 @@ export interface ScreenResult {
   matched: boolean;
   /** The prompt must be refused: matched in enforce mode (monitor only records). */
   blocked: boolean;
-  /** The first matching rule in config order, `too_long`, or `pattern_error:<rule_id>`. */
+  /**
+   * The first matching rule in config order, `too_long`, `pattern_error:<rule_id>`, or
+   * `classifier.<model version>` when no rule matched and the classifier's score reached the threshold.
+   */
   rule_id: string | null;
+  /** The classifier's score in [0, 1], when it ran (enabled, and no rule decided first). */
+  classifier_score: number | null;
   /** The match in `normalized` (UTF-16 indices). */
   span: (Span & { text: string }) | null;
   /** The same match in `prompt`, when normalization can be traced back (else null). */
   original_span: Span | null;
   /** Set when blocked. */
   refusal_message: string | null;
+  /** The rules' version, followed by `+<model version>` while the classifier is enabled. */
   ruleset_version: string;
   /** Rules that failed to run (time budget, exception); with on_match_error=open they were skipped. */
   errored_rule_ids: string[];
@@ -60,16 +72,24 @@ export interface ScreenResult {
   normalized: string;
 }
 
+/** What decided a screen: the rules' version and, while it is enabled, the model's. */
+export function screenVersion(rulesVersion: string, s: Pick<ScreenSettings, 'classifier_enabled'>, classifier: PromptClassifier = DEFAULT_CLASSIFIER): string {
+  return s.classifier_enabled ? `${rulesVersion}+${classifier.id}` : rulesVersion;
+}
+
 /**
  * Screens a prompt: length limit on the raw prompt (code points), normalization, then the rules in
  * config order in the bounded matcher. The first match reports; a rule that fails (timeout,
  * exception) reports `pattern_error:<rule_id>` when failing closed, or is recorded in
- * `errored_rule_ids` and skipped when open.
+ * `errored_rule_ids` and skipped when open. When no rule matched, the classifier scores the
+ * normalized text: rules stay the explainable, exact layer, and the model catches the phrasings
+ * no rule names.
  */
 export async function screenPrompt(
   rawPrompt: string,
   s: ScreenSettings,
   matcher: BoundedMatcher,
+  classifier: PromptClassifier = DEFAULT_CLASSIFIER,
 ): Promise<ScreenResult> {
   const prompt = wellFormed(rawPrompt);
   const casefolded = s.normalization.enabled && s.normalization.nfkc && s.normalization.casefold;
@@ -79,10 +99,11 @@ export async function screenPrompt(
     matched: false,
     blocked: false,
     rule_id: null,
+    classifier_score: null,
     span: null,
     original_span: null,
     refusal_message: null,
-    ruleset_version: ruleset.version,
+    ruleset_version: screenVersion(ruleset.version, s, classifier),
     errored_rule_ids: [],
     prompt,
     normalized: prompt,
@@ -118,6 +139,10 @@ export async function screenPrompt(
     }
     if (report.resumeAt === null) break;
     from = report.resumeAt;
+  }
+  if (s.classifier_enabled) {
+    result.classifier_score = classifier.score(normalized.text);
+    if (result.classifier_score >= s.classifier_threshold) return hit(`classifier.${classifier.id}`);
   }
   return result;
 }

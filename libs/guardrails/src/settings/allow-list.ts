@@ -6,6 +6,7 @@ import {
   patternMapSetting,
   stringListSetting,
   textSetting,
+  unitIntervalSetting,
   Validator,
 } from './setting-validators';
 
@@ -33,6 +34,9 @@ export const SETTING_VALIDATORS: { readonly [K in SettingKey]: Validator<Guardra
     'hitl.destructive_tools': stringListSetting,
     'input_screen.patterns': patternMapSetting,
     'input_screen.refusal_message': textSetting(2000),
+    // v1.x additions (additive): the trained classifier layer of the input screen.
+    'input_screen.classifier_enabled': booleanSetting,
+    'input_screen.classifier_threshold': unitIntervalSetting,
     'normalization.max_prompt_length': integerSetting(1),
     'retention.days': integerSetting(0),
     'retention.strategy': enumSetting('anonymize', 'purge', 'keep'),

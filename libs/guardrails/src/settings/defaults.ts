@@ -1,3 +1,4 @@
+import { DEFAULT_CLASSIFIER } from '../screen/classifier/default-classifier';
 import { DEFAULT_SCREEN_RULES } from '../screen/default-rules';
 import { GuardrailsSettings } from './setting-types';
 
@@ -13,6 +14,9 @@ export const DEFAULT_SETTINGS: Readonly<GuardrailsSettings> = Object.freeze({
   'input_screen.enabled': true,
   'input_screen.patterns': DEFAULT_SCREEN_RULES,
   'input_screen.refusal_message': 'I can’t help with that request.',
+  'input_screen.classifier_enabled': true,
+  // Calibrated when the model was trained (out-of-fold false positives on its training data).
+  'input_screen.classifier_threshold': DEFAULT_CLASSIFIER.threshold,
   'output_handler.enabled': true,
   'output_handler.sanitize_html': true,
   'output_handler.neutralize_markdown': true,

@@ -16,6 +16,10 @@ export interface GuardrailsSettings {
   'input_screen.enabled': boolean;
   'input_screen.patterns': Record<string, string>;
   'input_screen.refusal_message': string;
+  /** v1.x addition: the trained classifier runs after the rules (default on). */
+  'input_screen.classifier_enabled': boolean;
+  /** v1.x addition: score in [0, 1] at or above which the classifier blocks. */
+  'input_screen.classifier_threshold': number;
   'output_handler.enabled': boolean;
   'output_handler.sanitize_html': boolean;
   'output_handler.neutralize_markdown': boolean;

@@ -37,6 +37,16 @@ export const integerSetting =
     return n >= min ? { ok: true, value: n } : refuse(`must be an integer >= ${min}`);
   };
 
+/**
+ * A number from 0 to 1 inclusive: a JSON number, or a plain decimal string ("0.85"); no exponent,
+ * sign, booleans, NaN or empty string.
+ */
+export const unitIntervalSetting: Validator<number> = (raw) => {
+  const n = typeof raw === 'string' && /^\d(?:\.\d{1,12})?$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return refuse('must be a number from 0 to 1');
+  return n >= 0 && n <= 1 ? { ok: true, value: n } : refuse('must be a number from 0 to 1');
+};
+
 /** A string of at most `max` characters (code points) that is valid UTF-8. */
 export const textSetting =
   (max: number): Validator<string> =>

@@ -8,7 +8,7 @@ const patch = (settings: Record<string, unknown>) => validateSettingsPatch({ set
 const errorsOf = (r: ReturnType<typeof validateSettingsPatch>) => (r.ok ? {} : r.errors);
 
 describe('allow-list', () => {
-  it('is exactly the 32 keys of the spec table, with the infrastructure keys outside it', () => {
+  it('is exactly the 32 keys of the spec table plus the two v1.x classifier keys, with the infrastructure keys outside it', () => {
     expect([...SETTINGS_ALLOW_LIST].sort()).toEqual(
       [
         'tool_firewall.enabled', 'tool_firewall.reject_unknown_arguments', 'input_screen.enabled', 'output_handler.enabled',
@@ -19,7 +19,7 @@ describe('allow-list', () => {
         'normalization.max_prompt_length', 'retention.days', 'retention.strategy', 'output_handler.html_mode',
         'hitl.fallback', 'modes.tool_firewall', 'modes.input_screen', 'modes.output_handler', 'modes.hitl',
         'pattern_safety.on_match_error', 'tool_authorization.owner_key_depth', 'tool_authorization.destructive_match',
-        'audit_hygiene.prompt_storage',
+        'audit_hygiene.prompt_storage', 'input_screen.classifier_enabled', 'input_screen.classifier_threshold',
       ].sort(),
     );
     expect(INFRASTRUCTURE_SETTING_KEYS).toHaveLength(18);
@@ -35,6 +35,30 @@ describe('allow-list', () => {
 });
 
 describe('setting validators', () => {
+  it.each([
+    [0, 0], [1, 1], [0.85, 0.85], ['0.5', 0.5], ['1', 1], ['0', 0], ['0.000001', 0.000001],
+  ])('accepts classifier threshold %j as %j', (raw, value) => {
+    expect(SETTING_VALIDATORS['input_screen.classifier_threshold'](raw)).toEqual({ ok: true, value });
+  });
+
+  it.each([[-0.01], [1.01], ['1.5'], [''], [' 0.5'], ['.5'], ['5e-1'], ['-0'], [true], [null], [Number.NaN], [Infinity], [[0.5]], [{}]])(
+    'refuses classifier threshold %j',
+    (raw) => {
+      expect(SETTING_VALIDATORS['input_screen.classifier_threshold'](raw)).toEqual({ ok: false, errors: ['must be a number from 0 to 1'] });
+    },
+  );
+
+  it('validates the classifier keys in a PUT body like every other key', () => {
+    expect(patch({ 'input_screen.classifier_enabled': 'false', 'input_screen.classifier_threshold': 0.7 })).toMatchObject({
+      ok: true,
+      changes: { 'input_screen.classifier_enabled': false, 'input_screen.classifier_threshold': 0.7 },
+    });
+    expect(errorsOf(patch({ 'input_screen.classifier_enabled': 'yes', 'input_screen.classifier_threshold': 2 }))).toEqual({
+      'input_screen.classifier_enabled': ['must be a boolean: true, false, 1 or 0'],
+      'input_screen.classifier_threshold': ['must be a number from 0 to 1'],
+    });
+  });
+
   it.each([
     [true, true], [false, false], [1, true], [0, false], ['true', true], ['FALSE', false], ['1', true], ['0', false],
   ])('accepts boolean %j as %j', (raw, value) => {
@@ -129,7 +153,7 @@ describe('effective settings', () => {
     const nested = nestSettings(DEFAULT_SETTINGS);
     expect(nested['normalization']['max_prompt_length']).toBe(50000);
     expect(nested['modes']).toEqual({ tool_firewall: 'enforce', input_screen: 'enforce', output_handler: 'enforce', hitl: 'enforce' });
-    expect(Object.values(nested).reduce((n, group) => n + Object.keys(group).length, 0)).toBe(32);
+    expect(Object.values(nested).reduce((n, group) => n + Object.keys(group).length, 0)).toBe(34);
   });
 
   it('diffs by value, and pattern order is part of the value', () => {

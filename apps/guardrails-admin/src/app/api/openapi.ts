@@ -327,7 +327,13 @@ export const GUARDRAILS_OPENAPI = {
         responses: {
           '200': ok('try-screen', {
             type: 'object',
-            properties: { blocked: { type: 'boolean', description: 'A rule matched (whatever the mode)' }, rule_id: nullable(str), refusal_message: nullable(str), ruleset_version: str },
+            properties: {
+              blocked: { type: 'boolean', description: 'A rule or the classifier matched (whatever the mode)' },
+              rule_id: nullable(str),
+              refusal_message: nullable(str),
+              ruleset_version: str,
+              classifier_score: { ...nullable({ type: 'number', minimum: 0, maximum: 1 }), description: 'v1.x addition: the classifier score when it ran (no rule matched first and input_screen.classifier_enabled)' },
+            },
           }),
           '422': apiError('prompt is not a string', 'try-screen'),
           ...guarded,

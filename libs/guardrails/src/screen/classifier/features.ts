@@ -1,0 +1,101 @@
+/**
+ * Feature hashing for the prompt classifier: word unigrams and bigrams plus character 3- to
+ * 5-grams of the (normalized) prompt, hashed into a fixed number of buckets. Training and screening
+ * call this same function, so the committed weights always line up with what the screen computes.
+ * Only integer arithmetic and one pass over the text: deterministic on every platform, and cheap
+ * enough to run on every prompt in the request thread.
+ */
+
+/** A sparse feature vector: bucket indices (ascending, distinct) and their values. */
+export interface SparseVector {
+  indices: Uint32Array;
+  values: Float64Array;
+}
+
+export interface FeatureConfig {
+  /** log2 of the number of buckets. */
+  bits: number;
+  /** Character n-gram lengths, inclusive. */
+  charMin: number;
+  charMax: number;
+  /**
+   * Least squared norm each family is divided by (words, character grams). Without it a prompt of
+   * one or two words gets full-length feature values and one strongly weighted word ("now")
+   * decides alone; with it, short prompts score near the prior and need several signals.
+   */
+  wordFloor: number;
+  charFloor: number;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over UTF-16 code units, continued from `h` (32-bit, unsigned). */
+function fnv(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+/** Namespaces keep a word and a character n-gram with the same spelling in different buckets. */
+const WORD_SEED = fnv(FNV_OFFSET, 'w\u0000');
+const BIGRAM_SEED = fnv(FNV_OFFSET, 'b\u0000');
+const CHAR_SEED = fnv(FNV_OFFSET, 'c\u0000');
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[^\s\p{L}\p{N}]/gu;
+
+function addCount(counts: Map<number, number>, key: number): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Sub-linear counts (1 + ln tf), scaled to unit length (or less, below `floor`), then weighted. */
+function scaled(counts: Map<number, number>, weight: number, floor: number, into: Map<number, number>): void {
+  let norm = 0;
+  const damped = new Map<number, number>();
+  for (const [k, c] of counts) {
+    const v = 1 + Math.log(c);
+    damped.set(k, v);
+    norm += v * v;
+  }
+  if (norm === 0) return;
+  const f = weight / Math.sqrt(Math.max(norm, floor));
+  for (const [k, v] of damped) into.set(k, (into.get(k) ?? 0) + v * f);
+}
+
+/**
+ * The feature vector of `text`. Casefolding is repeated here (cheap and idempotent) so a host that
+ * switched normalization off still scores text the way the model was trained.
+ */
+export function featurize(text: string, config: FeatureConfig): SparseVector {
+  const mask = (1 << config.bits) - 1;
+  const lower = text.toLowerCase();
+  const words = new Map<number, number>();
+  const chars = new Map<number, number>();
+
+  let previous: string | null = null;
+  for (const match of lower.matchAll(TOKEN)) {
+    const token = match[0];
+    addCount(words, fnv(WORD_SEED, token) & mask);
+    if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
+    previous = token;
+  }
+
+  // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
+  // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
+  const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
+  for (let start = 0; start + config.charMin <= compact.length; start++) {
+    let h = CHAR_SEED;
+    const last = Math.min(compact.length, start + config.charMax);
+    for (let end = start; end < last; end++) {
+      h = Math.imul(h ^ compact.charCodeAt(end), FNV_PRIME);
+      if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
+    }
+  }
+
+  const merged = new Map<number, number>();
+  // Both families weigh the same: words carry phrasing, character grams carry spelling variants.
+  scaled(words, Math.SQRT1_2, config.wordFloor, merged);
+  scaled(chars, Math.SQRT1_2, config.charFloor, merged);
+  const indices = Uint32Array.from([...merged.keys()].sort((a, b) => a - b));
+  const values = Float64Array.from(indices, (i) => merged.get(i)!);
+  return { indices, values };
+}

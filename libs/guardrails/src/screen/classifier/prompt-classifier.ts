@@ -1,0 +1,51 @@
+import { featurize, FeatureConfig, SparseVector } from './features';
+
+/**
+ * The committed model artifact (libs/guardrails/models/<id>.json), written by
+ * tools/train/guardrails-classifier.mjs: logistic-regression weights over hashed features, quantized
+ * to signed bytes (`weights`, base64) with one `scale`, and the threshold calibrated at training.
+ */
+export interface ClassifierArtifact {
+  id: string;
+  features: FeatureConfig;
+  bias: number;
+  scale: number;
+  threshold: number;
+  weights: string;
+  training: Record<string, unknown>;
+}
+
+export interface PromptClassifier {
+  /** Model version, e.g. `prompt-classifier-v1`; part of the screen's ruleset_version. */
+  readonly id: string;
+  /** The calibrated threshold (the default of `input_screen.classifier_threshold`). */
+  readonly threshold: number;
+  /** Probability-like score in [0, 1] that `text` (normalized) is an injection or jailbreak. */
+  score(text: string): number;
+}
+
+/** The raw linear score of a feature vector (weights already scaled). */
+export function linearScore(v: SparseVector, weights: ArrayLike<number>, bias: number): number {
+  let z = bias;
+  for (let k = 0; k < v.indices.length; k++) z += weights[v.indices[k]] * v.values[k];
+  return z;
+}
+
+export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** Checks the artifact's shape and decodes its weights once; a bad artifact fails at boot. */
+export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
+  const { id, features, bias, scale, threshold } = artifact;
+  if (typeof id !== 'string' || !/^[a-z0-9-]+$/.test(id)) throw new Error('classifier artifact: bad id');
+  if (!Number.isInteger(features?.bits) || features.bits < 8 || features.bits > 24) throw new Error('classifier artifact: bad feature bits');
+  if (!(threshold >= 0 && threshold <= 1) || !Number.isFinite(bias) || !(scale > 0)) throw new Error('classifier artifact: bad numbers');
+  const bytes = Buffer.from(artifact.weights, 'base64');
+  if (bytes.length !== 1 << features.bits) throw new Error(`classifier artifact: ${bytes.length} weights for ${features.bits} bits`);
+  // Kept as bytes (a quarter of the memory of floats); the one scale is applied to the sum.
+  const quantized = Int8Array.from(bytes);
+  return {
+    id,
+    threshold,
+    score: (text) => sigmoid(bias + scale * linearScore(featurize(text, features), quantized, 0)),
+  };
+}
