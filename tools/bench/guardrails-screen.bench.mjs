@@ -4,12 +4,14 @@
 //   node -r ./tools/swc-register.cjs tools/bench/guardrails-screen.bench.mjs [--count 20000]
 // Reports, per prompt kind, p50/p99 latency of sequential screens, screens/s of wall time, screens
 // per CPU second of the whole process (all threads: "on one core"), screens/s with every screen in
-// flight at once; then the cost of a catastrophic user pattern, which must fail closed.
+// flight at once, with the classifier layer on (the default) and off; then the cost of the
+// classifier's scoring alone on the 2 KB prompt, and of a catastrophic user pattern, which must fail closed.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
-const { createGuardrails, DEFAULT_SETTINGS } = require('@platform/guardrails');
+const { createGuardrails, DEFAULT_SETTINGS, normalizeText } = require('@platform/guardrails');
+const { DEFAULT_CLASSIFIER } = require('../../libs/guardrails/src/screen/classifier/default-classifier.ts');
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' } } });
 const count = Number(values.count);
 
@@ -63,8 +65,25 @@ async function measure(prompt) {
   };
 }
 
-const report = { count, prompt_chars: PROMPTS.benign.length };
-for (const [kind, prompt] of Object.entries(PROMPTS)) report[kind] = await measure(prompt);
+const report = { count, prompt_chars: PROMPTS.benign.length, ruleset_version: guardrails.rulesetVersion };
+for (const [layers, over] of [['classifier_on', {}], ['classifier_off', { 'input_screen.classifier_enabled': false }]]) {
+  guardrails.updateSettings({ ...settings, ...over });
+  await guardrails.warmUp();
+  report[layers] = {};
+  for (const [kind, prompt] of Object.entries(PROMPTS)) report[layers][kind] = await measure(prompt);
+}
+
+// The classifier alone (feature hashing and the dot product) on the normalized 2 KB prompt.
+const normalized = normalizeText(PROMPTS.benign_with_trigger_words, { enabled: true, nfkc: true, strip_zero_width: true, casefold: true, fold_confusables: true, decode_base64_blobs: false });
+for (let i = 0; i < 2000; i++) DEFAULT_CLASSIFIER.score(normalized);
+const scoreTimes = [];
+for (let i = 0; i < count; i++) {
+  const t = process.hrtime.bigint();
+  DEFAULT_CLASSIFIER.score(normalized);
+  scoreTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+}
+scoreTimes.sort((a, b) => a - b);
+report.classifier_score_only = { p50_ms: quantile(scoreTimes, 0.5), p99_ms: quantile(scoreTimes, 0.99) };
 
 // A user pattern with catastrophic backtracking on a matching-length input; the budget cuts it off.
 guardrails.updateSettings({ ...settings, 'input_screen.patterns': { evil: '/^(a+)+$/' } });
