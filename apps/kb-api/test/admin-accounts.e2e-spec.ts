@@ -511,13 +511,16 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
     it('lists permissions to G1 only', async () => {
       const r = await as(admin, 'GET', '/api/admin/permissions');
       expect(r.status).toBe(200);
-      expect(r.body.data).toHaveLength(16);
+      // Tenant permissions only: the platform-level ones (platform.admin, and tenant.cross-access,
+      // withdrawn from tenants) are not tenant roles' to list or grant.
+      expect(r.body.data).toHaveLength(15);
       expect(r.body.data.find((p: { name: string }) => p.name === 'users.manage')).toEqual({
         name: 'users.manage',
         description: '',
         roles: ['admin', 'super-admin'],
       });
       expect(r.body.data.map((p: { name: string }) => p.name)).not.toContain('platform.admin');
+      expect(r.body.data.map((p: { name: string }) => p.name)).not.toContain('tenant.cross-access');
       const dpo = await callerWith(svc.url, db, { email: 'dpo-view@acc.test', roles: ['dpo'] });
       expect((await as(dpo, 'GET', '/api/admin/permissions')).status).toBe(403);
       await db.query(
