@@ -44,9 +44,35 @@ export class GatewayEnv extends BaseEnv {
   @IsBoolean()
   GATEWAY_HSTS: boolean = false;
 
-  /** Keep-alive connections per upstream. */
+  /** Keep-alive connections per upstream, and so the requests in flight to it at once. */
   @IsInt()
   @Min(1)
   @Max(1024)
   GATEWAY_UPSTREAM_CONNECTIONS: number = 128;
+
+  /** Longest wait for a free connection to an upstream before the gateway answers 503 with Retry-After. */
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  GATEWAY_QUEUE_TIMEOUT_MS: number = 10000;
+
+  /** Longest pause in a client's request body before the gateway answers 408 and closes the connection. */
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  GATEWAY_CLIENT_BODY_TIMEOUT_MS: number = 30000;
+
+  /** Time a client has to send its request line and headers (408 after that). */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  GATEWAY_CLIENT_HEADERS_TIMEOUT_MS: number = 20000;
+
+  /**
+   * Optional JSON of body limits in bytes by route prefix, over the defaults per upstream
+   * (iam 1 MiB, guardrails 2 MiB, evidence 4 MiB, kb 64 MiB), e.g. {"/api/kb":134217728}.
+   */
+  @IsOptional()
+  @IsString()
+  GATEWAY_BODY_LIMITS?: string;
 }

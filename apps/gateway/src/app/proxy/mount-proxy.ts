@@ -1,10 +1,24 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { requestIdFor } from '@platform/observability';
+import { GatewayEnv } from '../../config/env';
 import { EdgePolicy, parseCorsOrigins } from '../edge/edge-policy';
+import { expectsContinue } from './forward-headers';
+import { sendProblem, writeRawProblem } from './problem';
 import { ProxyService } from './proxy.service';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** How often Node checks its header and request timeouts (its default, 30 s, would blur them). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * The whole-request ceiling (Node's requestTimeout): generous enough for a 64 MiB ingest batch
+ * over a slow link; a body that stalls is cut far sooner by GATEWAY_CLIENT_BODY_TIMEOUT_MS.
+ */
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Puts the edge policy (security headers, CORS) and the proxy in front of Express itself: a routed request goes straight from the HTTP server
@@ -13,15 +27,57 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function mountProxy(app: INestApplication): void {
   const proxy = app.get(ProxyService);
-  const config = app.get(ConfigService);
-  const edge = new EdgePolicy({ corsOrigins: parseCorsOrigins(config.get<string>('GATEWAY_CORS_ORIGINS')), hsts: config.get<boolean>('GATEWAY_HSTS') === true });
+  const config: ConfigService<GatewayEnv, true> = app.get(ConfigService);
+  const edge = new EdgePolicy({ corsOrigins: parseCorsOrigins(config.get('GATEWAY_CORS_ORIGINS', { infer: true })), hsts: config.get('GATEWAY_HSTS', { infer: true }) === true });
   const server = app.getHttpServer() as Server;
   const appListeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+
+  // The answer each connection is currently giving, so a late client error knows whether it may still answer.
+  const answering = new WeakMap<Socket, ServerResponse>();
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
     if (edge.preflight(req, res)) return;
     edge.applyDefaults(req, res);
     if (proxy.handle(req, res)) return;
+    // The gateway's own routes take no large bodies: the client may send at once.
+    if (expectsContinue(req)) res.writeContinue();
     for (const listener of appListeners) listener(req, res);
+  };
+  server.on('request', handle);
+  // With this listener Node no longer answers 100 Continue by itself: the proxy sends it once the
+  // upstream is ready for the body, and answers a final status instead when it is not.
+  server.on('checkContinue', handle);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    edge.applyDefaults(req, res);
+    sendProblem(res, 417, 'expectation_failed', 'the only expectation supported is 100-continue', requestIdFor(req, res));
+  });
+
+  hardenServer(server, config.get('GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', { infer: true }), answering);
+}
+
+/**
+ * Client errors Node detects before any handler runs (unparsable request, headers too large or too
+ * slow) answer in the gateway's JSON error shape, then the connection closes.
+ */
+function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakMap<Socket, ServerResponse>): void {
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = Math.max(REQUEST_TIMEOUT_MS, headersTimeoutMs);
+  // createServer's connectionsCheckingInterval option, read by Node when the server starts
+  // listening (after this configuration); Nest creates the server without options.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_INTERVAL_MS, headersTimeoutMs);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // A response already under way (or a connection already gone) cannot take another answer.
+    const current = answering.get(socket);
+    const midAnswer = current !== undefined && current.headersSent && !current.writableFinished;
+    if (!socket.writable || err.code === 'ECONNRESET' || midAnswer) {
+      socket.destroy();
+      return;
+    }
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeRawProblem(socket, 408, 'request_timeout', 'the request was not received in time');
+    else if (err.code === 'HPE_HEADER_OVERFLOW') writeRawProblem(socket, 431, 'request_header_fields_too_large', 'the request header section is too large');
+    else if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') writeRawProblem(socket, 413, 'payload_too_large', 'the chunk extensions are too large');
+    else writeRawProblem(socket, 400, 'bad_request', 'the request is not valid HTTP/1.1');
+    socket.destroySoon();
   });
 }

@@ -15,16 +15,23 @@ import { buildRoutes, DEFAULT_ROUTES } from './route-table';
       useFactory: (config: ConfigService<GatewayEnv, true>, registry: Registry) => {
         const custom = config.get('GATEWAY_ROUTES', { infer: true });
         const table = custom ? (JSON.parse(custom) as Record<string, string>) : DEFAULT_ROUTES;
-        const routes = buildRoutes(table, {
-          iam: config.get('UPSTREAM_IAM_URL', { infer: true }),
-          guardrails: config.get('UPSTREAM_GUARDRAILS_URL', { infer: true }),
-          kb: config.get('UPSTREAM_KB_URL', { infer: true }),
-          evidence: config.get('UPSTREAM_EVIDENCE_URL', { infer: true }),
-        });
+        const limits = config.get('GATEWAY_BODY_LIMITS', { infer: true });
+        const routes = buildRoutes(
+          table,
+          {
+            iam: config.get('UPSTREAM_IAM_URL', { infer: true }),
+            guardrails: config.get('UPSTREAM_GUARDRAILS_URL', { infer: true }),
+            kb: config.get('UPSTREAM_KB_URL', { infer: true }),
+            evidence: config.get('UPSTREAM_EVIDENCE_URL', { infer: true }),
+          },
+          limits ? (JSON.parse(limits) as Record<string, number>) : {},
+        );
         return new ProxyService({
           routes,
           timeoutMs: config.get('GATEWAY_UPSTREAM_TIMEOUT_MS', { infer: true }),
           connections: config.get('GATEWAY_UPSTREAM_CONNECTIONS', { infer: true }),
+          queueTimeoutMs: config.get('GATEWAY_QUEUE_TIMEOUT_MS', { infer: true }),
+          clientBodyTimeoutMs: config.get('GATEWAY_CLIENT_BODY_TIMEOUT_MS', { infer: true }),
           registry,
         });
       },

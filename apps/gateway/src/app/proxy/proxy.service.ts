@@ -1,83 +1,84 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
-import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { requestIdFor } from '@platform/observability';
-
-/** RFC 9110 §7.6.1 connection-specific fields: never forwarded in either direction. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
-function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = typeof headers.connection === 'string' ? headers.connection.toLowerCase().split(/\s*,\s*/) : [];
-  const out: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(key) || named.includes(key)) continue;
-    out[key] = value;
-  }
-  return out;
-}
+import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody } from './client-body';
+import { clientResponseHeaders, expectsContinue, unsendableReason, upstreamRequestHeaders } from './forward-headers';
+import { sendProblem } from './problem';
+import { matchRoute, matchUpstreamHealth, Route } from './route-table';
+import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
 
 export interface ProxyOptions {
   routes: Route[];
+  /** Time an upstream has to send response headers (504 after). */
   timeoutMs: number;
+  /** Pooled connections per upstream, and so requests in flight to it. */
   connections: number;
+  /** Longest wait for a free upstream connection (503 after). */
+  queueTimeoutMs: number;
+  /** Longest pause in a client's body while the upstream waits for it (408 after). */
+  clientBodyTimeoutMs: number;
   registry: Registry;
 }
 
-function problem(res: ServerResponse, status: number, code: string, detail: string, requestId: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ type: `https://errors.platform.local/${code}`, title: code.replace(/_/g, ' '), status, detail, code, request_id: requestId });
-  res.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
-  res.end(body);
+/**
+ * After an early answer, what the gateway still reads and drops of a body so the client sees the
+ * answer rather than a reset; a larger remainder closes the connection instead.
+ */
+const DISCARD_MAX_BYTES = 128 * 1024 * 1024;
+
+type Outcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'error' | 'timeout' | 'queue_timeout' | 'client_error' | 'client_aborted' | 'refused';
+
+/** The HTTP client refused the request before sending it (see unsendableReason). */
+function refusedAtDispatch(e: unknown): boolean {
+  return e instanceof errors.InvalidArgumentError || e instanceof errors.NotSupportedError;
+}
+
+/** The declared body length: a number, undefined when absent, NaN when unusable. */
+function declaredLength(req: IncomingMessage): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw === undefined ? undefined : Number(raw);
 }
 
 /**
  * Streams requests to the upstream chosen by path prefix over pooled keep-alive connections.
- * Method, headers (minus hop-by-hop), body and response are passed through as streams, so
- * large uploads and server-sent events flow without buffering.
+ * Method, end-to-end headers, body and response are passed through as streams, so large uploads
+ * and server-sent events flow without buffering. Every way a request can end (answered, refused,
+ * client gone, upstream down or slow) gives its connection slot back, so no client can wedge it.
  */
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger('Proxy');
   private readonly pools = new Map<string, Pool>();
+  private readonly slots = new Map<string, UpstreamSlots>();
   private readonly outcomes: Counter<'upstream' | 'outcome'>;
 
   constructor(private readonly options: ProxyOptions) {
     for (const route of options.routes) {
-      if (!this.pools.has(route.upstream)) {
-        this.pools.set(
-          route.upstream,
-          new Pool(route.upstream, {
-            connections: options.connections,
-            pipelining: 1,
-            keepAliveTimeout: 30_000,
-            headersTimeout: options.timeoutMs,
-            bodyTimeout: 0,
-            connectTimeout: Math.min(options.timeoutMs, 5000),
-          }),
-        );
-      }
+      if (this.pools.has(route.upstream)) continue;
+      this.pools.set(route.upstream, this.newPool(route.upstream));
+      this.slots.set(route.upstream, new UpstreamSlots(options.connections, options.queueTimeoutMs));
     }
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
-      help: 'Proxied requests by upstream and outcome (status class or error)',
+      help: 'Proxied requests by upstream and outcome (status class, error, timeout, queue_timeout, client_error, client_aborted, refused)',
       labelNames: ['upstream', 'outcome'],
       registers: [options.registry],
+    });
+  }
+
+  private newPool(upstream: string): Pool {
+    return new Pool(upstream, {
+      // One more than the slots admit: the readiness probe never queues behind proxied requests.
+      connections: this.options.connections + 1,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: 0,
+      connectTimeout: Math.min(this.options.timeoutMs, 5000),
     });
   }
 
@@ -104,43 +105,120 @@ export class ProxyService implements OnApplicationShutdown {
     return false;
   }
 
-  private async forward(route: Route, req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
+  private count(route: Route, outcome: Outcome): void {
+    this.outcomes.inc({ upstream: route.upstream, outcome });
+  }
+
+  private async forward(route: Route, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const requestId = requestIdFor(req, res);
-    const headers = forwardableHeaders(req.headers);
-    headers['x-request-id'] = requestId;
-    const remote = req.socket.remoteAddress ?? '';
-    headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${req.headers['x-forwarded-for']}, ${remote}` : remote;
-    headers['x-forwarded-host'] = req.headers.host ?? '';
-    headers['x-forwarded-proto'] = (req.headers['x-forwarded-proto'] as string) ?? 'http';
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const pool = this.pools.get(route.upstream)!;
+    const headers = upstreamRequestHeaders(req, requestId);
+    const refusal = unsendableReason(path, headers);
+    if (refusal) {
+      this.count(route, 'client_error');
+      return sendProblem(res, 400, 'bad_request', refusal, requestId);
+    }
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > route.maxBodyBytes) {
+      this.count(route, 'client_error');
+      // Nothing of the body is read yet: Node drops the rest itself when the connection is kept;
+      // a remainder too large to be worth reading closes it instead.
+      const close: Record<string, string> = declared > DISCARD_MAX_BYTES ? { connection: 'close' } : {};
+      return sendProblem(res, 413, 'payload_too_large', `the request body is larger than ${route.maxBodyBytes} bytes`, requestId, close);
+    }
+    const hasBody = (declared !== undefined && declared > 0) || req.headers['transfer-encoding'] !== undefined;
+
+    // The client going away (mid-upload, mid-answer or while queued) cancels the upstream side.
+    const cancel = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) cancel.abort();
+    };
+    res.once('close', onClose);
+
+    let release: (() => void) | undefined;
+    const body = hasBody
+      ? new ClientBody(req, {
+          limit: route.maxBodyBytes,
+          idleMs: this.options.clientBodyTimeoutMs,
+          // The 100 goes out once a connection to the upstream is ready to take the body.
+          onStart: expectsContinue(req) ? () => res.writeContinue() : undefined,
+        })
+      : undefined;
     try {
-      const upstream = await pool.request({
-        path: url,
+      release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
+      const upstream = await this.pools.get(route.upstream)!.request({
+        path,
         method: req.method as 'GET',
         headers,
-        body: hasBody ? req : undefined,
-        signal: undefined,
+        // An async iterable body is documented (Dispatcher.md) though missing from undici's typings.
+        body: body?.chunks() as unknown as Readable | undefined,
+        signal: cancel.signal,
       });
-      const out: Record<string, string | string[]> = {};
-      for (const [key, value] of Object.entries(upstream.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(key)) out[key] = value;
-      }
+      const out = clientResponseHeaders(upstream.headers);
       out['x-request-id'] = requestId;
       res.writeHead(upstream.statusCode, out);
-      this.outcomes.inc({ upstream: route.upstream, outcome: `${Math.floor(upstream.statusCode / 100)}xx` });
+      this.count(route, `${Math.floor(upstream.statusCode / 100)}xx` as Outcome);
       await pipeline(upstream.body, res);
     } catch (e) {
-      const timeout = e instanceof errors.HeadersTimeoutError || e instanceof errors.ConnectTimeoutError;
-      this.outcomes.inc({ upstream: route.upstream, outcome: timeout ? 'timeout' : 'error' });
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${url}: ${(e as Error).message}`);
-      if (timeout) problem(res, 504, 'upstream_timeout', `the upstream did not answer within ${this.options.timeoutMs} ms`, requestId);
-      else problem(res, 502, 'upstream_unavailable', 'the upstream service is unavailable', requestId);
+      this.fail(route, req, res, path, requestId, body, e, cancel.signal.aborted);
+    } finally {
+      release?.();
+      res.off('close', onClose);
     }
+  }
+
+  private fail(route: Route, req: IncomingMessage, res: ServerResponse, path: string, requestId: string, body: ClientBody | undefined, e: unknown, clientGone: boolean): void {
+    if (clientGone || e instanceof ClientAbortedError || e instanceof SlotWaitAbortedError) {
+      this.count(route, 'client_aborted');
+      res.destroy();
+      return;
+    }
+    if (res.headersSent) {
+      // The upstream failed mid-answer: a cut connection tells the client the answer is incomplete.
+      this.count(route, 'error');
+      res.destroy();
+      return;
+    }
+    if (e instanceof BodyStalledError) {
+      this.count(route, 'client_error');
+      sendProblem(res, 408, 'request_timeout', e.message, requestId, { connection: 'close' });
+      return;
+    }
+    const [status, code, detail, headers] = this.answerFor(route, req, path, e);
+    sendProblem(res, status, code, detail, requestId, headers);
+    // The client may still be sending: it gets the answer, not a reset, and the connection stays usable.
+    body?.discardRest(DISCARD_MAX_BYTES);
+  }
+
+  private answerFor(route: Route, req: IncomingMessage, path: string, e: unknown): [number, string, string, Record<string, string>] {
+    if (e instanceof BodyTooLargeError) {
+      this.count(route, 'client_error');
+      return [413, 'payload_too_large', e.message, {}];
+    }
+    if (e instanceof SlotWaitTimeoutError) {
+      this.count(route, 'queue_timeout');
+      this.logger.warn(`upstream ${route.upstream} busy: ${req.method} ${path} waited ${e.waitedMs} ms for a connection`);
+      return [503, 'upstream_busy', e.message, { 'retry-after': '1' }];
+    }
+    if (refusedAtDispatch(e)) {
+      // unsendableReason should have caught it; the pool may now hold a connection that never
+      // drains, so it is replaced rather than left to shrink.
+      this.count(route, 'refused');
+      this.logger.error(`upstream ${route.upstream}: request refused by the HTTP client (${(e as Error).message}); pool replaced`);
+      this.replacePool(route.upstream);
+      return [400, 'bad_request', 'the request cannot be forwarded', {}];
+    }
+    const timeout = e instanceof errors.HeadersTimeoutError || e instanceof errors.ConnectTimeoutError;
+    this.count(route, timeout ? 'timeout' : 'error');
+    this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${path}: ${(e as Error).message}`);
+    if (timeout) return [504, 'upstream_timeout', `the upstream did not answer within ${this.options.timeoutMs} ms`, {}];
+    return [502, 'upstream_unavailable', 'the upstream service is unavailable', {}];
+  }
+
+  private replacePool(upstream: string): void {
+    const old = this.pools.get(upstream);
+    this.pools.set(upstream, this.newPool(upstream));
+    // close() lets requests in flight on the old pool finish.
+    void old?.close().catch(() => undefined);
   }
 
   /** Liveness of one upstream, for the gateway's readiness report. */
@@ -152,6 +230,8 @@ export class ProxyService implements OnApplicationShutdown {
         method: 'GET',
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        // Bounds the whole probe, a wait for a connection included.
+        signal: AbortSignal.timeout(timeoutMs),
       });
       await r.body.dump();
       if (r.statusCode !== 200) return { status: 'down', error: `status ${r.statusCode}` };

@@ -1,4 +1,4 @@
-import { buildRoutes, DEFAULT_ROUTES, matchRoute, matchUpstreamHealth } from './route-table';
+import { buildRoutes, DEFAULT_BODY_LIMITS, DEFAULT_ROUTES, FALLBACK_BODY_LIMIT, matchRoute, matchUpstreamHealth } from './route-table';
 
 const upstreams = {
   iam: 'http://iam:3001',
@@ -48,5 +48,16 @@ describe('gateway route table', () => {
     expect(matchUpstreamHealth(routes, '/health/iam/live')?.path).toBe('/health/live');
     expect(matchUpstreamHealth(routes, '/health/nobody/ready')).toBeUndefined();
     expect(matchUpstreamHealth(routes, '/health/ready')).toBeUndefined();
+  });
+
+  it('limits bodies per upstream, overridable per prefix', () => {
+    expect(matchRoute(routes, '/api/kb/ingest')?.maxBodyBytes).toBe(DEFAULT_BODY_LIMITS.kb);
+    expect(matchRoute(routes, '/oauth/token')?.maxBodyBytes).toBe(DEFAULT_BODY_LIMITS.iam);
+    const custom = buildRoutes({ ...DEFAULT_ROUTES, '/x': 'http://x:1' }, upstreams, { '/api/widget': 1000 });
+    expect(matchRoute(custom, '/api/widget/chat')?.maxBodyBytes).toBe(1000);
+    expect(matchRoute(custom, '/api/kb/chat')?.maxBodyBytes).toBe(DEFAULT_BODY_LIMITS.kb);
+    expect(matchRoute(custom, '/x/y')?.maxBodyBytes).toBe(FALLBACK_BODY_LIMIT);
+    expect(() => buildRoutes(DEFAULT_ROUTES, upstreams, { '/nowhere': 1 })).toThrow(/names no route/);
+    expect(() => buildRoutes(DEFAULT_ROUTES, upstreams, { '/api/kb': -1 })).toThrow(/whole number/);
   });
 });

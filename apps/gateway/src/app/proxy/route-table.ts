@@ -21,12 +21,32 @@ export const DEFAULT_ROUTES: Record<string, UpstreamName> = {
   '/evidence-risk-review': 'evidence',
 };
 
+const MIB = 1024 * 1024;
+
+/**
+ * Largest request body the gateway forwards per upstream; larger answers 413 at the edge. Each is at
+ * least the service's own default limit (kb-api's KB_MAX_BODY_BYTES, 64 MiB, is an ingest batch;
+ * evidence 2 MiB, guardrails 1 MiB, iam's form posts far less), so the service keeps the final
+ * word up to there. A service configured above these needs GATEWAY_BODY_LIMITS raised too.
+ */
+export const DEFAULT_BODY_LIMITS: Record<UpstreamName, number> = {
+  iam: 1 * MIB,
+  guardrails: 2 * MIB,
+  kb: 64 * MIB,
+  evidence: 4 * MIB,
+};
+
+/** For a route whose target is a URL rather than a known service. */
+export const FALLBACK_BODY_LIMIT = 64 * MIB;
+
 export interface Route {
   prefix: string;
   /** Base URL of the upstream. */
   upstream: string;
   /** Upstream name (iam, kb, …) or, for a custom URL target, the URL itself. */
   name: string;
+  /** Largest request body forwarded, in bytes. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -34,13 +54,23 @@ export interface Route {
  * `/api/kb` wins over a hypothetical `/api`. A prefix matches at a path-segment boundary only:
  * `/oauth` matches `/oauth/token` and `/oauth?x`, never `/oauthx`.
  */
-export function buildRoutes(table: Record<string, string>, upstreams: Record<UpstreamName, string>): Route[] {
+export function buildRoutes(
+  table: Record<string, string>,
+  upstreams: Record<UpstreamName, string>,
+  bodyLimits: Record<string, number> = {},
+): Route[] {
+  for (const [prefix, bytes] of Object.entries(bodyLimits)) {
+    if (!(prefix in table)) throw new Error(`gateway body limit for "${prefix}" names no route`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error(`gateway body limit for "${prefix}" must be a whole number of bytes`);
+  }
   return Object.entries(table)
     .map(([prefix, target]) => {
       if (!prefix.startsWith('/')) throw new Error(`gateway route "${prefix}" must start with /`);
-      const upstream = target in upstreams ? upstreams[target as UpstreamName] : target;
+      const known = target in upstreams;
+      const upstream = known ? upstreams[target as UpstreamName] : target;
       if (!/^https?:\/\//.test(upstream)) throw new Error(`gateway route "${prefix}" has no valid upstream ("${target}")`);
-      return { prefix: prefix.replace(/\/+$/, ''), upstream: upstream.replace(/\/+$/, ''), name: target };
+      const maxBodyBytes = bodyLimits[prefix] ?? (known ? DEFAULT_BODY_LIMITS[target as UpstreamName] : FALLBACK_BODY_LIMIT);
+      return { prefix: prefix.replace(/\/+$/, ''), upstream: upstream.replace(/\/+$/, ''), name: target, maxBodyBytes };
     })
     .sort((a, b) => b.prefix.length - a.prefix.length);
 }

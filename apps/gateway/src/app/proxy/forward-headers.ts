@@ -1,0 +1,99 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+/**
+ * RFC 9110 §7.6.1: fields that describe one connection, never forwarded in either direction, plus
+ * the ones this hop answers itself: `expect` (the gateway sends the 100 Continue) and `host`
+ * (the upstream's own authority is used; the client's travels as X-Forwarded-Host).
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+  'expect',
+  'host',
+]);
+
+/** RFC 9110 §5.6.2 token: a field name. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110 §5.5 field value: visible characters, obs-text, space and tab; nothing that ends a line. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** An origin-form request target as the HTTP client accepts it. */
+const ORIGIN_FORM = /^\/[\x21-\xff]*$/;
+
+function connectionOptions(value: string | string[] | undefined): Set<string> {
+  const list = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return new Set(
+    list
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/** Headers minus the hop-by-hop ones and those the `Connection` header names. */
+export function endToEndHeaders(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = connectionOptions(headers.connection);
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(key) || named.has(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * What the upstream receives: the client's end-to-end headers, the request id, and the
+ * X-Forwarded-For/Host/Proto trio (For appended to, Host and Proto set).
+ */
+export function upstreamRequestHeaders(req: IncomingMessage, requestId: string): Record<string, string | string[]> {
+  const out = endToEndHeaders(req.headers);
+  out['x-request-id'] = requestId;
+  const remote = req.socket.remoteAddress ?? '';
+  const prior = req.headers['x-forwarded-for'];
+  out['x-forwarded-for'] = prior ? `${Array.isArray(prior) ? prior.join(', ') : prior}, ${remote}` : remote;
+  // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
+  // the gateway when there is one (it sets X-Forwarded-Proto), else plain HTTP.
+  out['x-forwarded-host'] = req.headers.host ?? '';
+  out['x-forwarded-proto'] = firstValue(req.headers['x-forwarded-proto']) ?? 'http';
+  return out;
+}
+
+function firstValue(v: string | string[] | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const s = (Array.isArray(v) ? v[0] : v).split(',')[0].trim();
+  return s || undefined;
+}
+
+/**
+ * Why the HTTP client would refuse to send this request, or undefined. Checked before the request
+ * is handed to the connection pool: a request the pool refuses at dispatch leaves one of its
+ * connections waiting for a drain that never comes, so it must never get that far.
+ */
+export function unsendableReason(path: string, headers: Record<string, string | string[]>): string | undefined {
+  if (!ORIGIN_FORM.test(path)) return 'the request target is not a valid path';
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TOKEN.test(name)) return `header name "${name.slice(0, 40)}" is not a valid token`;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (!FIELD_VALUE.test(v)) return `header "${name}" has a character not allowed in a field value`;
+    }
+  }
+  return undefined;
+}
+
+/** Response headers for the client: the upstream's end-to-end ones. */
+export function clientResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  return endToEndHeaders(headers);
+}
+
+/** RFC 9110 §10.1.1: the one expectation defined; Node matches it the same way. */
+export function expectsContinue(req: IncomingMessage): boolean {
+  const expect = req.headers.expect;
+  return req.httpVersion === '1.1' && typeof expect === 'string' && /(?:^|\W)100-continue(?:$|\W)/i.test(expect);
+}

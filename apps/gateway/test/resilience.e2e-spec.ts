@@ -1,0 +1,364 @@
+import { createServer, IncomingHttpHeaders, request, Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { RunningService, startServiceForTest } from '@platform/testing';
+import { mountProxy } from '../src/app/proxy/mount-proxy';
+
+/**
+ * The gateway under abuse: storms of each kind of bad or unlucky request against real upstreams on
+ * 127.0.0.1 (one healthy, one that never answers, one that is not there), with a small connection
+ * pool so that a single leaked connection per request would wedge it within the first few. After
+ * each storm a normal request to every healthy upstream must still be served.
+ */
+
+/** Requests the pool holds per upstream: small, so leaks show within a handful of requests. */
+const CONNECTIONS = 4;
+/** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
+const HANG_GUARD_MS = 10_000;
+const WIDGET_LIMIT = 64 * 1024;
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  continued: boolean;
+}
+
+interface Upstream {
+  server: Server;
+  url: string;
+  seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; bytes: number }>;
+  streams: { opened: number; closed: number };
+}
+
+/** Echoes what it received; `/stream` answers a never-ending event stream until the reader goes away. */
+async function startUpstream(): Promise<Upstream> {
+  const seen: Upstream['seen'] = [];
+  const streams = { opened: 0, closed: 0 };
+  const server = createServer((req, res) => {
+    if (req.url?.endsWith('/stream')) {
+      streams.opened++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const tick = setInterval(() => res.write('data: tick\n\n'), 5);
+      res.on('close', () => {
+        clearInterval(tick);
+        streams.closed++;
+      });
+      return;
+    }
+    let bytes = 0;
+    req.on('data', (c: Buffer) => (bytes += c.length));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, bytes });
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive, x-upstream-private', 'x-upstream-private': 'hop', 'keep-alive': 'timeout=5' });
+      res.end(JSON.stringify({ ok: true, bytes }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, streams };
+}
+
+/** Accepts connections and requests, and never answers. */
+async function startHangingUpstream(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req) => req.resume());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+function withGuard<T>(what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${what}`)), HANG_GUARD_MS)));
+  return Promise.race([p, guard]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `count` tasks, `width` at a time. */
+async function storm<T>(count: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let i = next++; i < count; i = next++) out[i] = await task(i);
+    }),
+  );
+  return out;
+}
+
+describe('gateway under abuse', () => {
+  let kb: Upstream;
+  let iam: Upstream;
+  let hanging: Awaited<ReturnType<typeof startHangingUpstream>>;
+  let gateway: RunningService;
+  let host: string;
+  let port: number;
+
+  /**
+   * One request on its own connection. `body` is sent at once unless `waitForContinue`; `sendBytes`
+   * limits how much of it is sent (then the request stays open, or is destroyed with `abortAfterSend`).
+   */
+  function send(
+    method: string,
+    path: string,
+    options: {
+      headers?: Record<string, string | number>;
+      body?: Buffer;
+      waitForContinue?: boolean;
+      sendBytes?: number;
+      abortAfterSend?: boolean;
+    } = {},
+  ): Promise<Answer> {
+    return withGuard(
+      `${method} ${path}`,
+      new Promise<Answer>((resolve, reject) => {
+        let continued = false;
+        const req = request({ host, port, method, path, headers: options.headers, agent: false }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString(), continued }));
+          res.on('error', reject);
+        });
+        req.on('error', (e) => (options.abortAfterSend ? resolve({ status: 0, headers: {}, body: '', continued }) : reject(e)));
+        const body = options.body;
+        const write = () => {
+          if (!body) return void req.end();
+          if (options.sendBytes === undefined) return void req.end(body);
+          req.write(body.subarray(0, options.sendBytes));
+          if (options.abortAfterSend) setTimeout(() => req.destroy(), 5);
+        };
+        req.on('continue', () => {
+          continued = true;
+          if (options.waitForContinue) write();
+        });
+        if (options.waitForContinue) req.flushHeaders();
+        else write();
+      }),
+    );
+  }
+
+  /** Raw bytes on a fresh connection; resolves with everything the gateway sent before it closed. */
+  function raw(bytes: string | Buffer): Promise<string> {
+    return withGuard(
+      'raw request',
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, host);
+        const chunks: Buffer[] = [];
+        socket.on('data', (c) => chunks.push(c));
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? undefined : reject(e)));
+        // No half-close: Node takes a client's FIN as the request being abandoned. The gateway
+        // closes after an error; valid requests here ask it to with Connection: close.
+        socket.write(bytes);
+      }),
+    );
+  }
+
+  function expectJsonProblem(a: Answer, status: number, code: string): void {
+    expect(a.status).toBe(status);
+    expect(a.headers['content-type']).toContain('application/problem+json');
+    const body = JSON.parse(a.body) as { status: number; code: string; request_id: string };
+    expect(body).toMatchObject({ status, code });
+    expect(body.request_id).toBe(a.headers['x-request-id']);
+  }
+
+  /** The proof after every storm: each healthy upstream answers a plain request. */
+  async function expectHealthy(): Promise<void> {
+    const [toIam, toKb] = await Promise.all([send('GET', '/.well-known/jwks.json'), send('POST', '/api/kb/search', { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"q":"ok"}') })]);
+    expect(toIam.status).toBe(200);
+    expect(toKb.status).toBe(200);
+    expect(JSON.parse(toKb.body)).toEqual({ ok: true, bytes: 10 });
+    expect((await send('GET', '/health/ready')).status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    kb = await startUpstream();
+    iam = await startUpstream();
+    hanging = await startHangingUpstream();
+    gateway = await startServiceForTest({
+      service: 'gateway',
+      loadAppModule: async () => (await import('../src/app.module')).AppModule,
+      httpOptions: { configure: mountProxy },
+      env: {
+        UPSTREAM_IAM_URL: iam.url,
+        UPSTREAM_KB_URL: kb.url,
+        UPSTREAM_EVIDENCE_URL: hanging.url,
+        // Nothing listens on port 9 (discard) locally: a refused connection.
+        UPSTREAM_GUARDRAILS_URL: 'http://127.0.0.1:9',
+        GATEWAY_UPSTREAM_CONNECTIONS: String(CONNECTIONS),
+        GATEWAY_UPSTREAM_TIMEOUT_MS: '400',
+        GATEWAY_QUEUE_TIMEOUT_MS: '200',
+        GATEWAY_CLIENT_BODY_TIMEOUT_MS: '200',
+        GATEWAY_CLIENT_HEADERS_TIMEOUT_MS: '300',
+        GATEWAY_BODY_LIMITS: JSON.stringify({ '/api/widget': WIDGET_LIMIT }),
+      },
+    });
+    const u = new URL(gateway.url);
+    host = u.hostname;
+    port = Number(u.port);
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    for (const s of [kb.server, iam.server, hanging.server]) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+
+  it('serves Expect: 100-continue (GET and POST) without leaking connections', async () => {
+    const gets = await storm(200, 20, () => send('GET', '/.well-known/jwks.json', { headers: { expect: '100-continue' } }));
+    expect(gets.every((a) => a.status === 200)).toBe(true);
+    const body = Buffer.alloc(48 * 1024, 'a');
+    // A client that waits for the 100 before sending, and one (curl after its wait) that does not.
+    const posts = await storm(200, 20, (i) =>
+      send('POST', '/api/kb/ingest', { headers: { expect: '100-continue', 'content-type': 'application/json', 'content-length': body.length }, body, waitForContinue: i % 2 === 0 }),
+    );
+    for (const a of posts) {
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body)).toEqual({ ok: true, bytes: body.length });
+    }
+    expect(posts.filter((a, i) => i % 2 === 0).every((a) => a.continued)).toBe(true);
+    // The expectation is this hop's business: the upstream never sees it.
+    expect(kb.seen.some((s) => s.headers.expect !== undefined)).toBe(false);
+    await expectHealthy();
+  });
+
+  it('answers 417 to an expectation other than 100-continue, and 413 without a 100 to an oversized one', async () => {
+    expectJsonProblem(await send('POST', '/api/kb/ingest', { headers: { expect: 'something-else', 'content-length': 2 }, body: Buffer.from('{}') }), 417, 'expectation_failed');
+    const big = Buffer.alloc(WIDGET_LIMIT + 1, 'b');
+    const answers = await storm(100, 20, () =>
+      send('POST', '/api/widget/chat', { headers: { expect: '100-continue', 'content-length': big.length }, body: big, waitForContinue: true }),
+    );
+    for (const a of answers) {
+      expectJsonProblem(a, 413, 'payload_too_large');
+      expect(a.continued).toBe(false);
+    }
+    await expectHealthy();
+  });
+
+  it('refuses oversized bodies with 413, whether declared or chunked', async () => {
+    const big = Buffer.alloc(WIDGET_LIMIT * 3, 'c');
+    const answers = await storm(200, 20, (i) =>
+      // Without a content-length Node's client sends the body chunked: the limit is found mid-stream.
+      send('POST', '/api/widget/chat', { headers: i % 2 === 0 ? { 'content-length': big.length } : { 'transfer-encoding': 'chunked' }, body: big }),
+    );
+    for (const a of answers) expectJsonProblem(a, 413, 'payload_too_large');
+    await expectHealthy();
+  });
+
+  it('gives the connection back when clients abort uploads', async () => {
+    const body = Buffer.alloc(256 * 1024, 'd');
+    const before = kb.seen.length;
+    await storm(200, 20, () => send('POST', '/api/kb/ingest', { headers: { 'content-length': body.length }, body, sendBytes: 1024, abortAfterSend: true }));
+    // No truncated body was passed off as a whole one.
+    expect(kb.seen.slice(before).every((s) => s.bytes === body.length)).toBe(true);
+    await expectHealthy();
+  });
+
+  it('gives the connection back when clients reset mid-response', async () => {
+    const opened = kb.streams.opened;
+    await storm(200, 20, () =>
+      withGuard(
+        'stream reader',
+        new Promise<void>((resolve, reject) => {
+          const req = request({ host, port, path: '/api/kb/chat/stream', agent: false }, (res) => {
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          });
+          req.on('error', (e: NodeJS.ErrnoException) => (req.destroyed ? undefined : reject(e)));
+          req.end();
+        }),
+      ),
+    );
+    expect(kb.streams.opened - opened).toBe(200);
+    // Every upstream stream the readers left is closed upstream as well.
+    await withGuard('upstream streams closed', (async () => {
+      while (kb.streams.closed < kb.streams.opened) await new Promise((r) => setTimeout(r, 20));
+    })());
+    await expectHealthy();
+  });
+
+  it('answers 408 to bodies that stall, and closes those connections', async () => {
+    const body = Buffer.alloc(4096, 'e');
+    // As many at once as there are connections: each holds one while it stalls (more would queue, then 503).
+    const answers = await storm(40, CONNECTIONS, () => send('POST', '/api/kb/ingest', { headers: { 'content-length': body.length }, body, sendBytes: 100 }));
+    for (const a of answers) {
+      expectJsonProblem(a, 408, 'request_timeout');
+      expect(a.headers.connection).toBe('close');
+    }
+    await expectHealthy();
+  });
+
+  it('answers 408 to header sections that never finish', async () => {
+    const answers = await storm(40, 20, () => raw('GET /api/kb/x HTTP/1.1\r\nHost: a\r\nX-Slow: '));
+    for (const text of answers) {
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 408, code: 'request_timeout' });
+    }
+    await expectHealthy();
+  });
+
+  it('handles garbage and odd headers with a 4xx JSON answer or a clean pass-through', async () => {
+    const malformed = [
+      'NOT HTTP AT ALL\r\n\r\n',
+      'GET /api/kb/x HTTP/1.1\r\nHost: a\r\nno colon here\r\n\r\n',
+      'GET /api/kb/x HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n',
+      'POST /api/kb/x HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+      'POST /api/kb/x HTTP/1.1\r\nHost: a\r\nContent-Length: nope\r\n\r\n',
+      `GET /api/kb/x HTTP/1.1\r\nHost: a\r\nX-Huge: ${'h'.repeat(20_000)}\r\n\r\n`,
+      'GET /api/kb/x\u0000 HTTP/1.1\r\nHost: a\r\n\r\n',
+    ];
+    const answers = await storm(malformed.length * 20, 20, (i) => raw(malformed[i % malformed.length]));
+    for (const text of answers) {
+      const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+      expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(JSON.parse(body)).toMatchObject({ status });
+    }
+    expect(answers.some((t) => t.startsWith('HTTP/1.1 431'))).toBe(true);
+
+    // Well-formed but odd: hop-by-hop and connection-named fields, obs-text, an absolute-form target.
+    const odd = [
+      'GET /api/kb/odd HTTP/1.1\r\nHost: a\r\nConnection: close, X-Secret-Hop\r\nX-Secret-Hop: 1\r\nKeep-Alive: timeout=1\r\nProxy-Connection: keep-alive\r\nProxy-Authorization: Basic eA==\r\nTE: gzip\r\nUpgrade: websocket\r\n\r\n',
+      'GET /api/kb/odd HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX-Latin: caf\xe9\r\n\r\n',
+      'POST /api/kb/odd HTTP/1.1\r\nHost: a\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
+      'GET http://elsewhere.example/api/kb/odd HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+      'GET /api/kb/odd HTTP/1.0\r\nExpect: 100-continue\r\n\r\n',
+    ];
+    const before = kb.seen.length;
+    const oddAnswers = await storm(odd.length * 20, 20, (i) => raw(Buffer.from(odd[i % odd.length], 'latin1')));
+    for (const text of oddAnswers) {
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1]);
+      expect(status).toBeGreaterThanOrEqual(200);
+      expect(status).toBeLessThan(500);
+    }
+    const seen = kb.seen.slice(before).filter((s) => s.url === '/api/kb/odd');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) {
+      for (const h of ['x-secret-hop', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'upgrade', 'expect']) expect(s.headers[h]).toBeUndefined();
+    }
+    // The chunked body arrives whole (re-framed by the gateway's own hop).
+    expect(seen.some((s) => s.bytes === 5)).toBe(true);
+    // And in the other direction: the upstream's connection-specific fields stay on its hop.
+    const back = await send('GET', '/api/kb/odd');
+    expect(back.headers['x-upstream-private']).toBeUndefined();
+    expect(back.headers['keep-alive']).toBeUndefined();
+    await expectHealthy();
+  });
+
+  it('answers 504 or 503 (with Retry-After) for an upstream that hangs, 502 for one that is down, and stays up', async () => {
+    const hung = await storm(60, 20, () => send('GET', '/evidence-risk-review/reviews'));
+    for (const a of hung) {
+      expect([503, 504]).toContain(a.status);
+      expectJsonProblem(a, a.status, a.status === 503 ? 'upstream_busy' : 'upstream_timeout');
+      if (a.status === 503) expect(Number(a.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // A pool of CONNECTIONS cannot serve 20 at once: some waited past the queue limit.
+    expect(hung.some((a) => a.status === 503)).toBe(true);
+    expect(hung.some((a) => a.status === 504)).toBe(true);
+    const down = await storm(40, 20, () => send('POST', '/guardrails/api/try/screen', { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"prompt":"x"}') }));
+    for (const a of down) expectJsonProblem(a, 502, 'upstream_unavailable');
+    await expectHealthy();
+  });
+});
