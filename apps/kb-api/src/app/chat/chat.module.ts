@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { RetrievalService } from '../retrieval/retrieval.service';
+import { RetrievalModule } from '../retrieval/retrieval.module';
 import { AnswerProvider } from './answer-provider';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
 
 @Module({
+  imports: [RetrievalModule],
   controllers: [ChatController],
-  providers: [RetrievalService, AnswerProvider, ChatService],
-  exports: [RetrievalService, ChatService],
+  providers: [AnswerProvider, ChatService],
+  exports: [RetrievalModule, ChatService],
 })
 export class ChatModule {}

@@ -29,6 +29,20 @@ export const CHAT_PATHS: Record<string, object> = {
       },
     },
   },
+  '/api/kb/retrieve': {
+    post: {
+      summary: 'Ranked chunks for a query without an answer: the chat\'s retrieval, best first, one entry per chunk',
+      description:
+        '`auth:guard`, `token.ability:kb:read`, tenant-scoped like the chat. The ranking is the one the chat and the MCP search tools use (BM25 over the tenant\'s chunks, fused with vector similarity where an embeddings provider is configured); `filters` is the chat\'s filter object, applied in SQL. At most three chunks of one document.',
+      requestBody: body(ref('RetrieveRequest')),
+      responses: {
+        '200': answer('The ranking', ref('RetrieveAnswer')),
+        '401': unauthenticated,
+        '403': answer('A token without `kb:read` `{error: "token_ability_forbidden"}`, or a tenant refusal', ref('Error')),
+        '422': invalid,
+      },
+    },
+  },
   '/api/kb/chat/anonymous-config': {
     get: {
       summary: 'Whether anonymous chat (`anonymous: true`) is switched on',
@@ -189,6 +203,42 @@ export const CHAT_SCHEMAS: Record<string, object> = {
       filters: ref('ChatFilters'),
     },
     ['question'],
+  ),
+  RetrieveRequest: obj(
+    {
+      query: { type: 'string', minLength: 1, maxLength: 10000 },
+      filters: ref('ChatFilters'),
+      top_k: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    },
+    ['query'],
+  ),
+  RetrieveAnswer: obj(
+    {
+      data: {
+        type: 'array',
+        items: obj(
+          {
+            document_id: int,
+            chunk_id: int,
+            source_path: str,
+            title: str,
+            project_key: str,
+            score: { type: 'number', description: 'Relevance in 0..1; the order is the ranking' },
+            snippet: { type: 'string', maxLength: 240 },
+          },
+          ['document_id', 'chunk_id', 'source_path', 'title', 'project_key', 'score', 'snippet'],
+        ),
+      },
+      meta: obj(
+        {
+          total_candidates: { type: 'integer', description: 'Chunks scored before the cut at top_k' },
+          latency_ms: int,
+          retrievers: { type: 'array', items: { enum: ['lexical', 'vector'] } },
+        },
+        ['total_candidates', 'latency_ms', 'retrievers'],
+      ),
+    },
+    ['data', 'meta'],
   ),
   ChatAnswer: obj(
     {

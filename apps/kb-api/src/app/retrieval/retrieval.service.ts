@@ -47,6 +47,15 @@ export interface RetrievalResult {
   primary: RetrievedChunk[];
   runner_up: RetrievedChunk[];
   candidates: number;
+  /** The retrievers that took part: `lexical` always, `vector` where an embeddings provider and the vectors table exist. */
+  retrievers: Retriever[];
+}
+
+export type Retriever = 'lexical' | 'vector';
+
+export interface RetrievalOptions {
+  /** Chunks ranked in all (primary plus runners-up); the chat's default is PRIMARY + RUNNER_UP. */
+  depth?: number;
 }
 
 const CANDIDATES = 100;
@@ -66,6 +75,8 @@ const MAX_FINDERS = 6;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
+/** The deepest ranking a caller may ask for (POST /api/kb/retrieve's top_k). */
+export const MAX_DEPTH = 100;
 /** Rerank weights: IDF-weighted coverage of the question, the same in the title and heading path, the text rank. */
 const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
@@ -102,25 +113,43 @@ export class RetrievalService {
     tenantId: string,
     question: string,
     filters: RetrievalFilters = {},
+    options: RetrievalOptions = {},
   ): Promise<RetrievalResult> {
+    const depth = Math.min(MAX_DEPTH, Math.max(PRIMARY + RUNNER_UP, options.depth ?? 0));
     const [lexical, vector] = await Promise.all([
-      this.lexical(tenantId, question, filters),
+      this.lexical(tenantId, question, filters, depth),
       this.vectors.search(tenantId, question, filters),
     ]);
-    return fuseRetrieval(lexical, vector, {
+    const fused = fuseRetrieval(lexical, vector, {
       perDocument: PER_DOCUMENT,
       primary: PRIMARY,
-      runnerUp: RUNNER_UP,
+      runnerUp: depth - PRIMARY,
     });
+    return { ...fused, retrievers: this.vectors.enabled ? ['lexical', 'vector'] : ['lexical'] };
+  }
+
+  /**
+   * The ranking alone, best first, one entry per chunk: the chat's primary chunks then its
+   * runners-up, so POST /api/kb/retrieve, the MCP search tools and the chat share one order.
+   */
+  async ranked(
+    tenantId: string,
+    query: string,
+    filters: RetrievalFilters,
+    topK: number,
+  ): Promise<{ chunks: RetrievedChunk[]; candidates: number; retrievers: Retriever[] }> {
+    const found = await this.retrieve(tenantId, query, filters, { depth: topK });
+    return { chunks: [...found.primary, ...found.runner_up].slice(0, topK), candidates: found.candidates, retrievers: found.retrievers };
   }
 
   private async lexical(
     tenantId: string,
     question: string,
     filters: RetrievalFilters,
+    depth: number,
   ): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
-    const empty = { terms, primary: [], runner_up: [], candidates: 0 };
+    const empty: RetrievalResult = { terms, primary: [], runner_up: [], candidates: 0, retrievers: ['lexical'] };
     if (terms.length === 0) return empty;
     // A word with synonyms is searched, counted and scored as the OR of the word and its synonyms.
     const alternatives = alternativesOf(
@@ -245,7 +274,7 @@ export class RetrievalService {
       perDoc.set(c.document_id, n + 1);
       kept.push(c);
     }
-    const shown = kept.slice(0, PRIMARY + RUNNER_UP);
+    const shown = kept.slice(0, depth);
     const grounded = groundingOf(
       stats,
       adjacentTermPairs(question, terms),
@@ -258,6 +287,7 @@ export class RetrievalService {
       primary: shown.slice(0, PRIMARY),
       runner_up: shown.slice(PRIMARY),
       candidates: rows.length,
+      retrievers: ['lexical'],
     };
   }
 

@@ -52,7 +52,7 @@ describe('fuseRetrieval', () => {
   const opts = { perDocument: 3, primary: 2, runnerUp: 2 };
 
   it('fuses the lexical answer with the vector hits, cuts primary and runner-up, and counts the new candidates', () => {
-    const lexical = { terms: ['x'], primary: [lex(1, 1), lex(2, 2)], runner_up: [lex(3, 3)], candidates: 40 };
+    const lexical = { terms: ['x'], primary: [lex(1, 1), lex(2, 2)], runner_up: [lex(3, 3)], candidates: 40, retrievers: ['lexical' as const] };
     const result = fuseRetrieval(lexical, [vec(3, 3), vec(4, 4), vec(5, 5)], opts);
     expect(result.terms).toEqual(['x']);
     expect(ids(result.primary)).toEqual([3, 1]);
@@ -62,7 +62,7 @@ describe('fuseRetrieval', () => {
   });
 
   it('answers the lexical result itself when the vector path found nothing', () => {
-    const lexical = { terms: ['x'], primary: [lex(1, 1)], runner_up: [], candidates: 1 };
+    const lexical = { terms: ['x'], primary: [lex(1, 1)], runner_up: [], candidates: 1, retrievers: ['lexical' as const] };
     expect(fuseRetrieval(lexical, [], opts)).toBe(lexical);
   });
 });

@@ -69,7 +69,7 @@ export function fuseRetrieval(lexical: RetrievalResult, vector: VectorHit[], o: 
   const shown = new Set(ranked.map((c) => c.chunk_id));
   const kept = reciprocalRankFusion(ranked, vector, o);
   return {
-    terms: lexical.terms,
+    ...lexical,
     primary: kept.slice(0, o.primary),
     runner_up: kept.slice(o.primary, o.primary + o.runnerUp),
     candidates: lexical.candidates + new Set(vector.filter((h) => !shown.has(h.chunk_id)).map((h) => h.chunk_id)).size,

@@ -56,8 +56,8 @@ export class KbToolCatalogue {
   }
 
   private async search(ctx: ToolContext, text: string, projectKey: string | undefined, limit: number) {
-    const found = await this.retrieval.retrieve(ctx.tenantId, text, projectKey ? { project_keys: [projectKey] } : {});
-    return { results: [...found.primary, ...found.runner_up].slice(0, limit).map(hit) };
+    const found = await this.retrieval.ranked(ctx.tenantId, text, projectKey ? { project_keys: [projectKey] } : {}, limit);
+    return { results: found.chunks.map(hit) };
   }
 
   private async readDocument(ctx: ToolContext, id: number, withChunks: boolean) {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RetrievalService } from './retrieval.service';
+import { RetrieveController } from './retrieve.controller';
+
+/** The one ranking path: POST /api/kb/retrieve here, and RetrievalService for the chat and the MCP search tools. */
+@Module({
+  controllers: [RetrieveController],
+  providers: [RetrievalService],
+  exports: [RetrievalService],
+})
+export class RetrievalModule {}

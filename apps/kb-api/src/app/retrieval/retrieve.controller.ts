@@ -1,0 +1,38 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { TokenAbilityGate } from '../auth/gates';
+import type { KbRequest } from '../auth/kb-principal';
+import { KbValidationError } from '../errors/kb-errors';
+import { RetrieveAnswer, RetrieveRequestDto } from './dto/retrieve.dto';
+import { RetrievalService } from './retrieval.service';
+
+export const DEFAULT_TOP_K = 10;
+const SNIPPET_CHARS = 240;
+
+/** Ranked chunks without an answer: the chat's retrieval (same ranking, tenant and filters), cut at top_k. */
+@Controller('api/kb/retrieve')
+export class RetrieveController {
+  constructor(private readonly retrieval: RetrievalService) {}
+
+  @Post()
+  @HttpCode(200)
+  @TokenAbilityGate('kb:read')
+  async retrieve(@Body() body: RetrieveRequestDto, @Req() req: KbRequest): Promise<RetrieveAnswer> {
+    if (body.filters?.date_from && body.filters.date_to && body.filters.date_to < body.filters.date_from) {
+      throw new KbValidationError({ 'filters.date_to': ['The end date must be on or after the start date.'] });
+    }
+    const started = performance.now();
+    const found = await this.retrieval.ranked(req.kbPrincipal!.tenantId, body.query, { ...body.filters }, body.top_k ?? DEFAULT_TOP_K);
+    return {
+      data: found.chunks.map((c) => ({
+        document_id: c.document_id,
+        chunk_id: c.chunk_id,
+        source_path: c.source_path,
+        title: c.title || 'Untitled',
+        project_key: c.project_key,
+        score: c.score,
+        snippet: c.text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS),
+      })),
+      meta: { total_candidates: found.candidates, latency_ms: Math.round(performance.now() - started), retrievers: found.retrievers },
+    };
+  }
+}

@@ -1,0 +1,132 @@
+import { startWorker, WorkerHandle } from '@platform/runtime';
+import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { DataSource } from 'typeorm';
+import { createUser, KbClient } from './kb-fixtures';
+import { startKb } from './kb-test-env';
+
+const ROTATION = `# Signing key rotation
+
+Signing keys rotate through the states next, active, retiring and retired.
+
+## Publishing ahead
+
+A new signing key is published in the JWKS at least one cache lifetime before it signs, so offline verifiers never meet an unknown key id.
+`;
+
+const BACKUPS = `# Database backups
+
+Backups of the Postgres database run nightly and are kept for thirty days. A restore is rehearsed every quarter.
+`;
+
+const CACHING = `# JWKS caching
+
+Verifiers cache the JWKS for ten minutes and refetch it when a token names an unknown key id.
+`;
+
+describe('POST /api/kb/retrieve', () => {
+  let svc: RunningService;
+  let db: DataSource;
+  let issuer: TestJwksIssuer;
+  let stop: () => Promise<void>;
+  let worker: WorkerHandle;
+  let token: string;
+  const client = () => new KbClient(svc.url);
+  const retrieve = (body: unknown, t = token) => client().call('POST', '/api/kb/retrieve', { token: t, body });
+
+  beforeAll(async () => {
+    ({ svc, db, issuer, stop } = await startKb());
+    worker = await startWorker((await import('../src/worker.module')).WorkerModule);
+    await createUser(db, { email: 'reader@example.com', roles: ['viewer'] });
+    token = (await client().call('POST', '/api/auth/token', { body: { email: 'reader@example.com', password: 'correct horse battery staple' } })).body.token;
+    const ingest = await client().call('POST', '/api/kb/ingest', {
+      token,
+      body: {
+        documents: [
+          { project_key: 'platform', source_path: 'guides/rotation.md', content: ROTATION },
+          { project_key: 'ops', source_path: 'runbooks/backups.md', content: BACKUPS },
+          { project_key: 'platform', source_path: 'guides/jwks-caching.md', content: CACHING },
+        ],
+      },
+    });
+    expect(ingest.status).toBe(202);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`);
+      if (n === 3) break;
+      if (Date.now() > deadline) throw new Error(`only ${n} of 3 documents indexed`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await stop?.();
+  });
+
+  it('answers ranked chunks, best first, with the documented shape', async () => {
+    const r = await retrieve({ query: 'When is a new signing key published in the JWKS?' });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['data', 'meta']);
+    expect(r.body.meta).toEqual({ total_candidates: expect.any(Number), latency_ms: expect.any(Number), retrievers: ['lexical'] });
+    expect(r.body.meta.total_candidates).toBeGreaterThanOrEqual(r.body.data.length);
+    const [first] = r.body.data;
+    expect(first).toEqual({
+      document_id: expect.any(Number),
+      chunk_id: expect.any(Number),
+      source_path: 'guides/rotation.md',
+      title: 'Signing key rotation',
+      project_key: 'platform',
+      score: expect.any(Number),
+      snippet: expect.stringContaining('published in the JWKS'),
+    });
+    expect(first.snippet.length).toBeLessThanOrEqual(240);
+    const scores = r.body.data.map((d: { score: number }) => d.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const chunkIds = r.body.data.map((d: { chunk_id: number }) => d.chunk_id);
+    expect(new Set(chunkIds).size).toBe(chunkIds.length);
+    expect(r.body.data.map((d: { source_path: string }) => d.source_path)).not.toContain('runbooks/backups.md');
+  });
+
+  it('cuts the ranking at top_k (default 10) and applies the chat filters', async () => {
+    const all = await retrieve({ query: 'signing key JWKS verifiers', top_k: 100 });
+    expect(all.body.data.length).toBeGreaterThan(1);
+    const one = await retrieve({ query: 'signing key JWKS verifiers', top_k: 1 });
+    expect(one.body.data).toEqual([all.body.data[0]]);
+    const ops = await retrieve({ query: 'signing key JWKS verifiers nightly backups', filters: { project_keys: ['ops'] } });
+    expect(ops.body.data.map((d: { project_key: string }) => d.project_key)).toEqual(['ops']);
+    const globbed = await retrieve({ query: 'signing key JWKS verifiers', filters: { folder_globs: ['guides/jwks-*.md'] } });
+    expect(globbed.body.data.map((d: { source_path: string }) => d.source_path)).toEqual(['guides/jwks-caching.md']);
+  });
+
+  it('matches inflections and ignores stop words in a long natural-language query', async () => {
+    const r = await retrieve({ query: 'It is claimed that the backup of the databases is being run every night and kept for a month.' });
+    expect(r.body.data[0]).toMatchObject({ source_path: 'runbooks/backups.md' });
+  });
+
+  it('validates the body: query 1–10000 characters, top_k 1–100, the chat filter object', async () => {
+    for (const body of [{}, { query: '' }, { query: 'x'.repeat(10_001) }, { query: 'keys', top_k: 0 }, { query: 'keys', top_k: 101 }, { query: 'keys', top_k: 2.5 }, { query: 'keys', filters: { project_keys: 'platform' } }]) {
+      const r = await retrieve(body);
+      expect({ body, status: r.status }).toEqual({ body, status: 422 });
+      expect(r.body.errors).toEqual(expect.any(Object));
+    }
+    const dates = await retrieve({ query: 'keys', filters: { date_from: '2026-03-02', date_to: '2026-03-01' } });
+    expect(dates.status).toBe(422);
+    expect(Object.keys(dates.body.errors)).toEqual(['filters.date_to']);
+    expect((await retrieve({ query: 'x'.repeat(10_000) })).status).toBe(200);
+  });
+
+  it('needs authentication and, for bearer tokens, the kb:read ability', async () => {
+    expect((await client().call('POST', '/api/kb/retrieve', { body: { query: 'keys' } })).status).toBe(401);
+    const chatOnly = await issuer.mint({ scope: 'kb:chat', extra: { tenant_id: 'default' } });
+    expect(await retrieve({ query: 'keys' }, chatOnly)).toMatchObject({ status: 403, body: { error: 'token_ability_forbidden' } });
+    const reader = await issuer.mint({ scope: 'kb:read', extra: { tenant_id: 'default' } });
+    expect((await retrieve({ query: 'signing key rotation' }, reader)).body.data.length).toBeGreaterThan(0);
+  });
+
+  it('keeps tenants apart: another tenant retrieves none of these chunks', async () => {
+    await createUser(db, { email: 'other@globex.test', tenant: 'globex', roles: ['viewer'] });
+    const other = (await client().call('POST', '/api/auth/token', { body: { email: 'other@globex.test', password: 'correct horse battery staple' } })).body.token;
+    const r = await retrieve({ query: 'When is a new signing key published in the JWKS?' }, other);
+    expect(r).toMatchObject({ status: 200, body: { data: [], meta: { total_candidates: 0 } } });
+  });
+});
