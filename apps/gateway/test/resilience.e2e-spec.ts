@@ -45,6 +45,13 @@ async function startUpstream(): Promise<Upstream> {
       });
       return;
     }
+    if (req.url?.endsWith('/refuse-early')) {
+      // An auth guard refusing an upload before reading it. Node then reads and drops the rest of
+      // the body on its own (an upstream that reset the connection instead would lose its answer
+      // in transit, and the gateway rightly reports 502).
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
+      return;
+    }
     let bytes = 0;
     req.on('data', (c: Buffer) => (bytes += c.length));
     req.on('end', () => {
@@ -183,7 +190,7 @@ describe('gateway under abuse', () => {
         UPSTREAM_GUARDRAILS_URL: 'http://127.0.0.1:9',
         GATEWAY_UPSTREAM_CONNECTIONS: String(CONNECTIONS),
         GATEWAY_UPSTREAM_TIMEOUT_MS: '400',
-        GATEWAY_QUEUE_TIMEOUT_MS: '200',
+        GATEWAY_QUEUE_TIMEOUT_MS: '1500',
         GATEWAY_CLIENT_BODY_TIMEOUT_MS: '200',
         GATEWAY_CLIENT_HEADERS_TIMEOUT_MS: '300',
         GATEWAY_BODY_LIMITS: JSON.stringify({ '/api/widget': WIDGET_LIMIT }),
@@ -254,14 +261,14 @@ describe('gateway under abuse', () => {
 
   it('gives the connection back when clients reset mid-response', async () => {
     const opened = kb.streams.opened;
-    await storm(200, 20, () =>
+    const statuses = await storm(200, CONNECTIONS * 2, () =>
       withGuard(
         'stream reader',
-        new Promise<void>((resolve, reject) => {
+        new Promise<number>((resolve, reject) => {
           const req = request({ host, port, path: '/api/kb/chat/stream', agent: false }, (res) => {
             res.once('data', () => {
               req.destroy();
-              resolve();
+              resolve(res.statusCode!);
             });
           });
           req.on('error', (e: NodeJS.ErrnoException) => (req.destroyed ? undefined : reject(e)));
@@ -269,11 +276,26 @@ describe('gateway under abuse', () => {
         }),
       ),
     );
-    expect(kb.streams.opened - opened).toBe(200);
+    // Twice as many readers as connections: one may wait for a slot past the queue limit (503).
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    const served = statuses.filter((s) => s === 200).length;
+    // Each stream holds a connection until its reader leaves; had leaving not given it back, no
+    // more than CONNECTIONS streams could ever have been served.
+    expect(served).toBeGreaterThan(CONNECTIONS * 4);
+    expect(kb.streams.opened - opened).toBe(served);
     // Every upstream stream the readers left is closed upstream as well.
     await withGuard('upstream streams closed', (async () => {
       while (kb.streams.closed < kb.streams.opened) await new Promise((r) => setTimeout(r, 20));
     })());
+    await expectHealthy();
+  });
+
+  it("relays an upstream's early answer to an upload it did not read", async () => {
+    const body = Buffer.alloc(512 * 1024, 'f');
+    const answers = await storm(100, 20, (i) =>
+      send('POST', '/api/kb/ingest/refuse-early', { headers: i % 2 === 0 ? { 'content-length': body.length } : { expect: '100-continue', 'content-length': body.length }, body }),
+    );
+    for (const a of answers) expect(a.status).toBe(401);
     await expectHealthy();
   });
 
@@ -348,13 +370,14 @@ describe('gateway under abuse', () => {
   });
 
   it('answers 504 or 503 (with Retry-After) for an upstream that hangs, 502 for one that is down, and stays up', async () => {
-    const hung = await storm(60, 20, () => send('GET', '/evidence-risk-review/reviews'));
+    // All at once: CONNECTIONS at a time time out (504), so those queued behind many rounds of
+    // them wait past the queue limit (503).
+    const hung = await storm(60, 60, () => send('GET', '/evidence-risk-review/reviews'));
     for (const a of hung) {
       expect([503, 504]).toContain(a.status);
       expectJsonProblem(a, a.status, a.status === 503 ? 'upstream_busy' : 'upstream_timeout');
       if (a.status === 503) expect(Number(a.headers['retry-after'])).toBeGreaterThan(0);
     }
-    // A pool of CONNECTIONS cannot serve 20 at once: some waited past the queue limit.
     expect(hung.some((a) => a.status === 503)).toBe(true);
     expect(hung.some((a) => a.status === 504)).toBe(true);
     const down = await storm(40, 20, () => send('POST', '/guardrails/api/try/screen', { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"prompt":"x"}') }));
