@@ -5,3 +5,4 @@ export * from './cli';
 export * from './platform.module';
 export * from './fast-routes';
 export * from './edge-hygiene';
+export * from './outbound';

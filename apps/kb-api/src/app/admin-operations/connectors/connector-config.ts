@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy } from '@platform/runtime';
 import { directoryUnder } from './connector-sources';
 import { CONNECTOR_LIMITS } from './connector-settings';
 import type { ConnectorConfig, ConnectorKind } from './connectors.repository';

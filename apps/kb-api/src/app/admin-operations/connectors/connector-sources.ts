@@ -3,7 +3,7 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MIME_TYPES, sourceTypeOf } from '../../ingest/convert';
 import { normalizeSourcePath } from '../../ingest/source-path';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy } from '@platform/runtime';
 import { CONNECTOR_LIMITS } from './connector-settings';
 import { fetchPage } from './web-fetch';
 

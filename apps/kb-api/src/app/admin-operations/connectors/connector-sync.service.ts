@@ -5,7 +5,7 @@ import { KbError, KbValidationError } from '../../errors/kb-errors';
 import { isBinary, sourceTypeOf } from '../../ingest/convert';
 import { IngestDocumentDto } from '../../ingest/dto/ingest.dto';
 import { IngestService } from '../../ingest/ingest.service';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy } from '@platform/runtime';
 import { directoryUnder, fetchUrls, readDirectory, SourceItem } from './connector-sources';
 import { CONNECTOR_LIMITS, ConnectorSettings } from './connector-settings';
 import { ConnectorRow, ConnectorRunRow, ConnectorsRepository, RunCounts } from './connectors.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { pageWindow, PageQueryDto, toPage } from '../../admin/pagination';
 import type { KbPrincipal } from '../../auth/kb-principal';
 import { KbMessage, KbValidationError } from '../../errors/kb-errors';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy } from '@platform/runtime';
 import { checkConfig } from './connector-config';
 import { ConnectorSettings } from './connector-settings';
 import { ConnectorSyncService } from './connector-sync.service';

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy } from '@platform/runtime';
 import { fetchPage } from './web-fetch';
 
 describe('connector web fetch', () => {

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 
-/** Ranges no connector may reach unless allowed: loopback, private, link-local, shared, multicast, reserved. */
+/** Ranges no outbound fetch may reach unless allowed: loopback, private, link-local, shared, multicast, reserved. */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
@@ -36,8 +36,9 @@ const unmapped = (address: string) => {
 };
 
 /**
- * Which hosts and addresses a web connector may reach: public addresses always, private ones only
- * when the allow-list names the host, the address or a range containing it.
+ * Which hosts and addresses a server-side fetch of a caller-chosen URL may reach (SSRF guard):
+ * public addresses always, private ones only when the allow-list names the host, the address or
+ * a range containing it.
  */
 export class AddressPolicy {
   private readonly allowedRanges = new BlockList();

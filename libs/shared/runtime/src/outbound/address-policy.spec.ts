@@ -1,6 +1,6 @@
 import { AddressPolicy } from './address-policy';
 
-describe('connector address policy', () => {
+describe('outbound address policy', () => {
   it('lets public addresses through and refuses private, loopback and link-local ones', () => {
     const p = new AddressPolicy([]);
     expect(p.permits('example.org', '93.184.216.34')).toBe(true);
