@@ -2,7 +2,7 @@ import { decideToolCall, firewallSettingsOf, ToolCallDecision } from './firewall
 import { ToolCall } from './firewall/tool-definition';
 import { ApprovalActor, approvalActor } from './hitl/approval';
 import { ApprovalResult, ApprovalService, ApprovedCall, ApprovedCallDispatcher, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
-import { handleModelOutput, OutputResult, outputSettingsOf, sanitizeOutputText } from './output/output-handler';
+import { handleModelOutput, handleOutputFields, OutputFieldsResult, OutputResult, outputSettingsOf, sanitizeOutputText } from './output/output-handler';
 import { PiiRedactionOptions, redactPii } from './output/pii/pii-redactor';
 import { ApprovalSidecarStore, ApprovalStore } from './ports/approval-store.port';
 import { AuditStore } from './ports/audit-store.port';
@@ -102,6 +102,8 @@ export interface Guardrails {
   /** Rejects with GuardrailsAuditError when a call with violations cannot be logged. */
   checkToolCall(call: ToolCall): Promise<ToolCallResult>;
   handleOutput(output: string, context?: { schema?: JsonSchema }): Promise<OutputResult>;
+  /** A structured answer as one output: every string under a key in `fields` is handled (see handleOutputFields). */
+  handleOutputFields<T>(value: T, fields: ReadonlySet<string>): Promise<OutputFieldsResult<T>>;
   trySanitize(text: string): { sanitized: string };
   registerExecutor(tool: string, executor: ToolExecutor): void;
   /** Where approved calls go when this process has no executor for the tool (e.g. the admin API). */
@@ -238,6 +240,14 @@ export function createGuardrails(
 
     async handleOutput(output, context = {}) {
       const result = handleModelOutput(output, outputSettingsOf(settings), { ...options, schema: context.schema });
+      if (result.handled && ports.outputStats) {
+        await bestEffort('output_stats', () => ports.outputStats!.record(result.counts, clock.now()));
+      }
+      return result;
+    },
+
+    async handleOutputFields(value, fields) {
+      const result = handleOutputFields(value, fields, outputSettingsOf(settings), options);
       if (result.handled && ports.outputStats) {
         await bestEffort('output_stats', () => ports.outputStats!.record(result.counts, clock.now()));
       }

@@ -2,7 +2,7 @@ import { ControlMode, GuardrailsSettings } from '../settings/setting-types';
 import { JsonSchema } from '../shared/json-schema';
 import { handleHtml, HtmlMode } from './html';
 import { neutralizeMarkdown } from './markdown';
-import { emptyOutputCounts, OutputCounts } from './output-counts';
+import { addOutputCounts, emptyOutputCounts, OutputCounts } from './output-counts';
 import { PiiRedactionOptions, redactPii } from './pii/pii-redactor';
 import { StructuredOutput, validateStructuredOutput } from './structured-output';
 
@@ -119,4 +119,40 @@ export function handleModelOutput(
   if (!enforced) return { handled: true, enforced, text: output, structured, counts };
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return { handled: true, enforced, text, structured: { ...structured, value }, counts };
+}
+
+export interface OutputFieldsResult<T> {
+  handled: boolean;
+  enforced: boolean;
+  /** The value with every named field handled (enforce), or the value as given (monitor, off). */
+  value: T;
+  /** One output's counts: HTML and markdown at most once, PII redactions summed over the fields. */
+  counts: OutputCounts;
+}
+
+/**
+ * Handles the text fields of a structured answer as one output: every string under a key named in
+ * `fields` (at any depth beneath it) goes through the same pipeline as `handleModelOutput`'s text;
+ * other keys (ids, paths, codes) are left as they are. So an answer's text, its citations' titles
+ * and snippets and a tool result's content are sanitized by one function, never by copies.
+ */
+export function handleOutputFields<T>(value: T, fields: ReadonlySet<string>, s: OutputSettings, options: OutputOptions = {}): OutputFieldsResult<T> {
+  let counts = emptyOutputCounts();
+  const handle = (text: string): string => {
+    const r = handleModelOutput(text, s, options);
+    counts = addOutputCounts(counts, r.counts);
+    return r.text;
+  };
+  const walk = (v: unknown, inField: boolean, depth: number): unknown => {
+    if (typeof v === 'string') return inField ? handle(v) : v;
+    if (depth > 64 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, inField, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, inField || fields.has(k), depth + 1)]));
+  };
+  if (!s.enabled || s.mode === 'off') return { handled: false, enforced: false, value, counts };
+  const handled = walk(value, false, 0) as T;
+  counts.html_stripped = Math.min(1, counts.html_stripped);
+  counts.markdown_sanitized = Math.min(1, counts.markdown_sanitized);
+  const enforced = s.mode === 'enforce';
+  return { handled: true, enforced, value: enforced ? handled : value, counts };
 }

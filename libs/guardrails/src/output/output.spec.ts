@@ -2,7 +2,7 @@ import { DEFAULT_SETTINGS } from '../settings/defaults';
 import { handleHtml } from './html';
 import { neutralizeMarkdown } from './markdown';
 import { addOutputCounts, emptyOutputCounts, totalOf } from './output-counts';
-import { handleModelOutput, OutputSettings, outputSettingsOf, sanitizeOutputText } from './output-handler';
+import { handleModelOutput, handleOutputFields, OutputSettings, outputSettingsOf, sanitizeOutputText } from './output-handler';
 import { validateStructuredOutput } from './structured-output';
 import { classifyUrl } from './url-trust';
 
@@ -121,6 +121,23 @@ describe('output handler', () => {
     expect(ok).toMatchObject({ text: '{"contact":"[REDACTED:email]"}', structured: { valid: true, value: { contact: '[REDACTED:email]' } } });
     expect(ok.counts).toMatchObject({ structured_validation_failure: 0, pii_redaction: 1 });
     expect(handleModelOutput('{"other":1}', settings(), { schema }).counts.structured_validation_failure).toBe(1);
+  });
+
+  it('handles every string under the named fields of a structured answer as one output, leaving other keys alone', () => {
+    const answer = {
+      answer: 'See <script>x()</script> or mail ann@example.org',
+      source_path: 'desk/ann@example.org.md',
+      citations: [{ title: 'Desk <img src=x onerror=y>', chunks: [{ snippet: 'bob@example.org <b>hi</b>', chunk_id: 7 }], headings: ['To ann@example.org'] }],
+    };
+    const fields = new Set(['answer', 'title', 'snippet', 'headings']);
+    const r = handleOutputFields(answer, fields, settings());
+    const text = JSON.stringify(r.value);
+    expect(text).not.toMatch(/<script|<img|ann@example\.org\b(?!\.md)|bob@example\.org/);
+    expect(r.value.source_path).toBe('desk/ann@example.org.md');
+    expect(r.value.citations[0].chunks[0].chunk_id).toBe(7);
+    expect(r.counts).toMatchObject({ html_stripped: 1, pii_redaction: 3 });
+    expect(handleOutputFields(answer, fields, settings({ mode: 'monitor' }))).toMatchObject({ handled: true, enforced: false, value: answer });
+    expect(handleOutputFields(answer, fields, settings({ mode: 'off' }))).toMatchObject({ handled: false, value: answer });
   });
 
   it('adds and totals counts', () => {

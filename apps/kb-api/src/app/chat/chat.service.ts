@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Guardrails, GuardrailsAuditError } from '@platform/guardrails';
+import { addOutputCounts, Guardrails, GuardrailsAuditError } from '@platform/guardrails';
 import { LlmUnavailableError } from '@platform/llm';
 import { ChatLogWriter } from '../admin-insight/pii/chat-log-writer';
 import { KbError } from '../errors/kb-errors';
@@ -9,6 +9,7 @@ import { RetrievalFilters, RetrievalService, RetrievedChunk } from '../retrieval
 import { AnswerProvider } from './answer-provider';
 import { ChatRequestDto } from './dto/chat.dto';
 import { extractiveAnswer } from './extractive-answer';
+import { OutputGuard } from './output-guard';
 
 export const NO_GROUNDED_ANSWER = '__NO_GROUNDED_ANSWER__';
 
@@ -70,6 +71,7 @@ export class ChatService {
     private readonly provider: AnswerProvider,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
     private readonly chatLogs: ChatLogWriter,
+    private readonly output: OutputGuard,
   ) {}
 
   async answer(tenantId: string, userId: string | null, req: ChatRequestDto, onRetrieved?: (retrieved: RetrievedMeta) => void): Promise<ChatAnswer> {
@@ -94,7 +96,9 @@ export class ChatService {
 
     const citationIndex = new Map<number, number>();
     for (const c of grounded) if (!citationIndex.has(c.document_id)) citationIndex.set(c.document_id, citationIndex.size + 1);
-    const citations = this.citations(grounded, citationIndex);
+    // Citations quote the documents: they pass the output guardrails before anyone sees them (streaming sends them first).
+    const guardedCitations = await this.output.guard(this.citations(grounded, citationIndex));
+    const citations = guardedCitations.value;
     onRetrieved?.({ citations, filters, provider: this.provider.name });
     const llmStart = performance.now();
     let text: string;
@@ -118,10 +122,11 @@ export class ChatService {
       text = extractiveAnswer(req.question, grounded, citationIndex);
     }
     const llmMs = performance.now() - llmStart;
-    const output = await this.guardrails.handleOutput(text);
+    const runnerUp = found.runner_up.map((c) => ({ chunk_id: c.chunk_id, project_key: c.project_key, heading_path: c.heading_path, chunk_text: c.text.slice(0, 400), score: c.score, reason: 'not_in_top_k' }));
+    const output = await this.output.guard({ answer: text, retrieval_runner_up: runnerUp });
     const total = performance.now() - started;
     return this.log(tenantId, userId, req, {
-      answer: output.text,
+      answer: output.value.answer,
       citations,
       confidence: confidenceOf(grounded, citations.length),
       refusal_reason: null,
@@ -133,13 +138,13 @@ export class ChatService {
         expanded_count: 0,
         rejected_count: 0,
         runner_up_count: found.runner_up.length,
-        retrieval_runner_up: found.runner_up.map((c) => ({ chunk_id: c.chunk_id, project_key: c.project_key, heading_path: c.heading_path, chunk_text: c.text.slice(0, 400), score: c.score, reason: 'not_in_top_k' })),
+        retrieval_runner_up: output.value.retrieval_runner_up,
         latency_ms: Math.round(total),
         latency_ms_breakdown: { retrieval: Math.round(retrievalMs), llm: Math.round(llmMs), total: Math.round(total) },
         filters_selected: filtersSelected,
         search_strategy: { semantic_enabled: false, fts_enabled: true, fusion_method: 'rerank_weighted_sum', graph_expansion_enabled: false, filters_applied: filtersSelected > 0 },
         retrieval_stats: { candidates_post_threshold: found.candidates, primary_count: found.primary.length, grounded_count: grounded.length },
-        output_guardrails: output.counts,
+        output_guardrails: addOutputCounts(guardedCitations.counts, output.counts),
         refused_early: false,
       },
     });

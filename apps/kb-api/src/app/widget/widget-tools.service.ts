@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Guardrails, ToolCallResult } from '@platform/guardrails';
 import { failClosed } from '../chat/chat.service';
+import { OutputGuard } from '../chat/output-guard';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalService } from '../retrieval/retrieval.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
@@ -20,6 +21,7 @@ export class WidgetToolsService {
   constructor(
     private readonly retrieval: RetrievalService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
+    private readonly output: OutputGuard,
   ) {}
 
   async run(tool: BackendToolName, args: Record<string, unknown>, scope: { tenantId: string; projectKey: string; principalId: string | null }): Promise<ToolRun> {
@@ -33,7 +35,9 @@ export class WidgetToolsService {
         message: verdict.outcome === 'parked' ? 'This tool needs a human approval and was not run.' : verdict.message ?? 'The tool firewall refused this call.',
       };
     }
-    return { outcome: 'executed', arguments: verdict.arguments, result: await this.search(verdict.arguments, scope) };
+    // Results quote the documents: they pass the output guardrails like a chat answer.
+    const { value } = await this.output.guard(await this.search(verdict.arguments, scope));
+    return { outcome: 'executed', arguments: verdict.arguments, result: value };
   }
 
   /** kb_search: the project's best chunks, one line each (the widget shows them as links). */

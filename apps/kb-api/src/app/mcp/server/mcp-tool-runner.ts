@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Guardrails, GuardrailsAuditError } from '@platform/guardrails';
 import { ZodError } from 'zod';
 import { KbError } from '../../errors/kb-errors';
+import { OutputGuard } from '../../chat/output-guard';
 import { KB_GUARDRAILS } from '../../guardrails/kb-guardrails.module';
 import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCallOutcome } from '../audit/mcp-audit.repository';
@@ -34,6 +35,7 @@ export class McpToolRunner {
     private readonly servers: McpServersService,
     private readonly audit: McpAuditService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
+    private readonly output: OutputGuard,
   ) {}
 
   async call(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
@@ -84,7 +86,9 @@ export class McpToolRunner {
 
   private async run(caller: McpCaller, tool: KbTool, args: Record<string, unknown>): Promise<Decision> {
     try {
-      return { outcome: 'ok', reason: null, result: text(await tool.run({ tenantId: caller.tenantId }, args)) };
+      // A tool result is model-facing output: it passes the output guardrails like any answer.
+      const { value } = await this.output.guard(await tool.run({ tenantId: caller.tenantId }, args));
+      return { outcome: 'ok', reason: null, result: text(value) };
     } catch (e) {
       if (e instanceof ZodError) {
         const errors = Object.fromEntries(e.issues.map((i) => [i.path.join('.') || '_arguments', i.message]));
