@@ -7,6 +7,7 @@ export const httpOptions: HttpAppOptions = {
   // limit's 413 included.
   filter: new EvidenceErrorFilter(),
   bodyLimitEnv: 'EVIDENCE_MAX_BODY_BYTES',
-  // Every route is authenticated and takes the same limit.
-  edge: {},
+  // Every route is authenticated and takes the same limit; requests Node's parser refuses answer
+  // in the area's shape too.
+  edge: { clientErrorBody: (_status, code, message) => ({ error: { code, message, details: [] } }) },
 };

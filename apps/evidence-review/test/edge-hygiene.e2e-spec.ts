@@ -1,4 +1,4 @@
-import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { rawHttp, RunningService, TestJwksIssuer } from '@platform/testing';
 import { startEvidenceWithIssuer } from './evidence-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -66,5 +66,18 @@ describe('evidence-review: edge hygiene', () => {
     const latin1 = await call('POST', '/reviews', review('x'), 'application/json; charset=latin1');
     expect(latin1.status).toBe(415);
     expect(latin1.body['error']).toMatchObject({ code: 'unsupported_media_type' });
+  });
+
+  it('answers a NUL in a header (refused by Node before the app) with a JSON 400 in the area shape', async () => {
+    const r = await rawHttp(svc.url, 'GET /evidence-risk-review/reviews HTTP/1.1\r\nHost: x\r\nX-Note: a\0b\r\n\r\n');
+    expect(r.status).toBe(400);
+    expect(r.headers['content-type']).toContain('application/json');
+    expect(JSON.parse(r.body)).toEqual({ error: { code: 'bad_request', message: expect.stringContaining('not well-formed HTTP'), details: [] } });
+  });
+
+  it('answers bytes that are not UTF-8 in X-Request-Id 422 naming the header', async () => {
+    const r = await rawHttp(svc.url, `GET /evidence-risk-review/reviews HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Request-Id: r\xc3\r\nConnection: close\r\n\r\n`);
+    expect(r.status).toBe(422);
+    expect(JSON.parse(r.body)['error']).toMatchObject({ code: 'validation_error', details: [{ path: 'header.x-request-id', message: 'must be valid UTF-8' }] });
   });
 });

@@ -3,7 +3,7 @@ import { loadEnv } from '@platform/config';
 import { ProblemDetailsFilter } from '@platform/observability';
 import type { HttpAppOptions } from '@platform/runtime';
 import type { Request } from 'express';
-import { GuardrailsEnvelopeFilter } from './app/api/envelope';
+import { envelope, GuardrailsEnvelopeFilter } from './app/api/envelope';
 import { GuardrailsAdminEnv } from './config/env';
 
 /**
@@ -27,6 +27,7 @@ export class GuardrailsAdminErrorFilter implements ExceptionFilter {
 export const httpOptions: HttpAppOptions = {
   filter: new GuardrailsAdminErrorFilter(),
   bodyLimitEnv: 'GUARDRAILS_MAX_BODY_BYTES',
-  // Every route is authenticated and takes the same limit.
-  edge: {},
+  // Every route is authenticated and takes the same limit; requests Node's parser refuses (their
+  // path unknown) answer in the API's error envelope, where nearly all traffic goes.
+  edge: { clientErrorBody: (_status, code, message) => envelope('error', { error: code, message }) },
 };

@@ -1,4 +1,4 @@
-import { RunningService, TestJwksIssuer } from '@platform/testing';
+import { rawHttp, RunningService, TestJwksIssuer } from '@platform/testing';
 import { startGuardrailsAdminWithIssuer } from './guardrails-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -72,5 +72,17 @@ describe('guardrails-admin: edge hygiene', () => {
     const latin1 = await call('POST', '/try/screen', '{"prompt":"x"}', 'application/json; charset=latin1');
     expect(latin1.status).toBe(415);
     expect(latin1.body['data']).toMatchObject({ error: 'unsupported_media_type' });
+  });
+
+  it('answers a malformed request line (refused by Node before the app) with a JSON 400 in the error envelope', async () => {
+    const r = await rawHttp(svc.url, 'GET /guardrails/api/overview\0 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toEqual({ schema_version: 'guardrails.api.v1', schema: 'guardrails.api.v1.error', data: { error: 'bad_request', message: expect.any(String) } });
+  });
+
+  it('answers bytes that are not UTF-8 in Idempotency-Key 422 naming the header', async () => {
+    const r = await rawHttp(svc.url, `GET /guardrails/api/overview HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nIdempotency-Key: k\xff\r\nConnection: close\r\n\r\n`);
+    expect(r.status).toBe(422);
+    expect(JSON.parse(r.body)['data']).toMatchObject({ error: 'validation_failed', errors: { 'header.idempotency-key': ['must be valid UTF-8'] } });
   });
 });

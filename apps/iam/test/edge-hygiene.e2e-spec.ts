@@ -1,4 +1,4 @@
-import { RunningService } from '@platform/testing';
+import { rawHttp, RunningService } from '@platform/testing';
 import { startIam } from './iam-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -63,5 +63,21 @@ describe('iam: edge hygiene', () => {
     const big = await call('POST', '/login', `email=a&password=${'x'.repeat(20 * 1024)}`);
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+
+  it('answers a NUL in a header (refused by Node before the app) with a JSON 400 and closes the connection', async () => {
+    const r = await rawHttp(svc.url, 'POST /oauth/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic a\0\r\nContent-Length: 0\r\n\r\n');
+    expect(r.status).toBe(400);
+    expect(r.headers['connection']).toBe('close');
+    expect(JSON.parse(r.body)).toEqual({ error: 'bad_request', message: expect.stringContaining('not well-formed HTTP') });
+  });
+
+  it('answers bytes that are not UTF-8 in Idempotency-Key 400 invalid_request under /oauth and 422 elsewhere, naming the header', async () => {
+    const oauth = await rawHttp(svc.url, 'GET /oauth/authorize HTTP/1.1\r\nHost: x\r\nIdempotency-Key: \xc3(\r\nConnection: close\r\n\r\n');
+    expect(oauth.status).toBe(400);
+    expect(JSON.parse(oauth.body)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('header.idempotency-key:') });
+    const elsewhere = await rawHttp(svc.url, 'GET /api/iam/apps HTTP/1.1\r\nHost: x\r\nIdempotency-Key: \xc3(\r\nConnection: close\r\n\r\n');
+    expect(elsewhere.status).toBe(422);
+    expect(JSON.parse(elsewhere.body)).toMatchObject({ code: 'validation_failed', errors: [{ field: 'header.idempotency-key', message: 'must be valid UTF-8' }] });
   });
 });

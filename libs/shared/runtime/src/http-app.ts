@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DrainingService } from '@platform/health';
 import { createValidationPipe, ProblemDetailsFilter } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
-import { applyEdgeHygiene, BodyLimitGroup } from './edge-hygiene';
+import { answerClientErrors, applyEdgeHygiene, BodyLimitGroup, ClientErrorBody } from './edge-hygiene';
 
 /** Body limit of a service that names no config value for it (Express's own default, 100 KiB). */
 const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -19,9 +19,11 @@ export interface HttpAppOptions {
   bodyLimitEnv?: string;
   /**
    * The platform's edge hygiene (NUL/invalid UTF-8, JSON depth, unsafe integers, per-group body
-   * limits) in place of Nest's default body parsers; every API service turns it on.
+   * limits) in place of Nest's default body parsers, and JSON answers to requests Node's HTTP
+   * parser refuses (`clientErrorBody` shapes them; `{error, message}` by default); every API
+   * service turns it on.
    */
-  edge?: { bodyLimits?: BodyLimitGroup[] };
+  edge?: { bodyLimits?: BodyLimitGroup[]; clientErrorBody?: ClientErrorBody };
 }
 
 /** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
@@ -51,6 +53,7 @@ export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOp
   const bodyLimit = options.bodyLimitEnv ? app.get(ConfigService).getOrThrow<number>(options.bodyLimitEnv) : undefined;
   if (options.edge) {
     applyEdgeHygiene(app.getHttpAdapter().getInstance(), { defaultBodyLimit: bodyLimit ?? DEFAULT_BODY_LIMIT, bodyLimits: options.edge.bodyLimits });
+    answerClientErrors(app.getHttpServer(), options.edge.clientErrorBody);
   } else if (bodyLimit !== undefined) app.useBodyParser('json', { limit: bodyLimit });
   applyPlatformHttpSetup(app, options);
   await options.configure?.(app);

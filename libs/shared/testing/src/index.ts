@@ -5,3 +5,5 @@ export * from './fake-openai-server';
 export * from './fake-anthropic-server';
 export * from './registered-routes';
 export * from './filter-server';
+export * from './raw-http';
+export * from './dpop-key';

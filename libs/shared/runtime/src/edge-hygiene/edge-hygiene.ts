@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { HttpException } from '@nestjs/common';
-import { ValidationFailedError } from '@platform/observability';
+import { isQuietPath, platformHttpLogger, requestIdFor, ValidationFailedError, writeAccessLog } from '@platform/observability';
 import express, { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   DEPTH_MESSAGE,
@@ -10,9 +12,50 @@ import {
   jsonDepthExceeds,
   NUL_MESSAGE,
   pathSegmentProblem,
+  textProblem,
   UNSAFE_NUMBER_MESSAGE,
   UTF8_MESSAGE,
 } from './text-checks';
+
+/**
+ * Headers whose values the services use as data: stored (Idempotency-Key), looked up (X-Tenant-Id,
+ * X-Widget-Key) or echoed and logged (X-Request-Id). Node reads header bytes as latin1 and its
+ * parser already refuses NUL, so what is left to refuse is bytes that are not UTF-8.
+ */
+export const DATA_HEADERS = ['x-request-id', 'x-tenant-id', 'idempotency-key', 'x-widget-key'] as const;
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The first data header whose bytes are not usable text, named `header.<name>`. */
+export function dataHeaderProblem(headers: IncomingMessage['headers']): EdgeProblem | undefined {
+  for (const name of DATA_HEADERS) {
+    const value = headers[name];
+    if (typeof value !== 'string' || !NON_ASCII.test(value)) continue;
+    const message = textProblem(Buffer.from(value, 'latin1'));
+    if (message) return { field: `header.${name}`, message };
+  }
+  return undefined;
+}
+
+const STARTED = Symbol('edge.started');
+type TimedRequest = IncomingMessage & { [STARTED]?: number };
+
+/**
+ * Passes a refusal on to the app's error handling and makes sure it is logged: the layer runs
+ * before the access logger, which never sees a request refused here, so the line pino-http would
+ * write (request id, status, time) is written when the answer is done.
+ */
+function refuseWith(req: TimedRequest, res: ServerResponse, next: NextFunction, err: unknown): void {
+  const logger = platformHttpLogger();
+  if (logger && !isQuietPath(req.url)) {
+    const started = req[STARTED] ?? performance.now();
+    // The id pino-http would have given the request (and put on the answer).
+    const logged = req as TimedRequest & { id: string };
+    logged.id ??= requestIdFor(req, res);
+    res.once('close', () => writeAccessLog(logger, logged, res, performance.now() - started));
+  }
+  next(err);
+}
 
 /** Routes that share a body limit, named by their exact paths. */
 export interface BodyLimitGroup {
@@ -132,11 +175,11 @@ function bodyParser(kind: ParserKind, options: EdgeHygieneOptions): RequestHandl
   const parse: RequestHandler = (req, res, next) => {
     const before: unknown = req.body;
     parserFor(limitFor(req.path, options))(req, res, (err?: unknown) => {
-      if (err) return next(edgeError(err));
+      if (err) return refuseWith(req, res, next, edgeError(err));
       // Only a body this parser just read (the other kind's parser leaves req.body as it was).
       if (req.body !== before) {
         const problem = parsedProblem(req.body);
-        if (problem) return next(new ValidationFailedError([problem]));
+        if (problem) return refuseWith(req, res, next, new ValidationFailedError([problem]));
       }
       next();
     });
@@ -166,12 +209,15 @@ function paramNameAt(app: Express, rawPath: string, index: number): string | und
 }
 
 /**
- * Path and query string, checked before routing: every percent-decoded segment, name and value is
- * valid UTF-8 without NUL. A path problem names the route parameter (`path.id`) when a route has one
- * there, else the segment's position.
+ * Data headers, path and query string, checked before routing: every data header and every
+ * percent-decoded segment, name and value is valid UTF-8 without NUL. A path problem names the
+ * route parameter (`path.id`) when a route has one there, else the segment's position.
  */
-function urlCheck(app: Express): RequestHandler {
-  return function edgeUrlCheck(req, _res, next: NextFunction) {
+function requestCheck(app: Express): RequestHandler {
+  return function edgeRequestCheck(req, res, next: NextFunction) {
+    (req as TimedRequest)[STARTED] = performance.now();
+    const header = dataHeaderProblem(req.headers);
+    if (header) return refuseWith(req, res, next, new ValidationFailedError([header]));
     const url = req.url;
     // Raw control bytes never get past Node's HTTP parser; only percent escapes can smuggle them in.
     if (!url.includes('%')) return next();
@@ -180,21 +226,23 @@ function urlCheck(app: Express): RequestHandler {
     const segment = pathSegmentProblem(rawPath);
     if (segment) {
       const name = paramNameAt(app, rawPath, segment.index);
-      return next(new ValidationFailedError([{ field: name ? `path.${name}` : `path.${segment.index}`, message: segment.message }]));
+      return refuseWith(req, res, next, new ValidationFailedError([{ field: name ? `path.${name}` : `path.${segment.index}`, message: segment.message }]));
     }
     const problem = q < 0 ? undefined : formEncodedProblem(url.slice(q + 1), 'query');
-    next(problem ? new ValidationFailedError([problem]) : undefined);
+    if (problem) return refuseWith(req, res, next, new ValidationFailedError([problem]));
+    next();
   };
 }
 
 /**
  * The platform's edge hygiene on an Express app, registered before any route: what no route can
- * use (NUL or invalid UTF-8 in the path, query or body; JSON nested deeper than the limit; integers
- * beyond 2^53 - 1; a body over its route group's limit) is refused before it reaches validation
- * or SQL, with errors every service filter answers in its own shape (422 naming the field, 413, 415).
+ * use (NUL or invalid UTF-8 in a data header, the path, query or body; JSON nested deeper than the
+ * limit; integers beyond 2^53 - 1; a body over its route group's limit) is refused before it
+ * reaches validation or SQL, with errors every service filter answers in its own shape (422 naming
+ * the field, 413, 415), and an access-log line for each refusal.
  */
 export function applyEdgeHygiene(app: Express, options: EdgeHygieneOptions): void {
-  app.use(urlCheck(app));
+  app.use(requestCheck(app));
   app.use(bodyParser('json', options));
   app.use(bodyParser('urlencoded', options));
 }

@@ -1,2 +1,3 @@
 export * from './edge-hygiene';
 export * from './text-checks';
+export * from './client-error';
