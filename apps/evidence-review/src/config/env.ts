@@ -1,10 +1,18 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { AuthenticatedServiceEnv, loadEnv, toBoolean } from '@platform/config';
 
 /** Every variable evidence-review reads; validated at boot (see .env.example). */
 export class EvidenceReviewEnv extends AuthenticatedServiceEnv {
   override PORT: number = 3004;
+
+  /**
+   * This service's RFC 8707 resource identifier: its MCP server's public URL (through the gateway).
+   * Tokens whose `aud` names it are accepted besides JWT_AUDIENCE; its RFC 9728 metadata is served
+   * at /.well-known/oauth-protected-resource<path>, and DPoP proofs' `htu` use its origin.
+   */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OAUTH_RESOURCE: string = 'http://127.0.0.1:8080/evidence-risk-review/mcp';
 
   /** `api.enabled`: the HTTP review routes exist only when true (off by default). */
   @Transform(toBoolean)

@@ -20,6 +20,14 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @Matches(KEY_RING_PATTERN, { message: 'SECRET_PEPPERS must be "kid:base64key[,kid:base64key]" with 32-byte keys' })
   SECRET_PEPPERS: string;
 
+  /**
+   * This service's RFC 8707 resource identifier: its MCP server's public URL (through the gateway).
+   * Tokens whose `aud` names it are accepted besides JWT_AUDIENCE; its RFC 9728 metadata is served
+   * at /.well-known/oauth-protected-resource<path>, and DPoP proofs' `htu` use its origin.
+   */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OAUTH_RESOURCE: string = 'http://127.0.0.1:8080/mcp/kb';
+
   /** Public URL of the knowledge-base app (links in mails). */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   KB_APP_URL: string = 'http://127.0.0.1:8080';

@@ -1,17 +1,37 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
-import { JWT_VERIFIER, JwtAuthGuard } from './jwt-auth.guard';
+import { REDIS_CLIENT } from '@platform/contracts';
+import { AccessTokenAuthenticator } from './access-token-authenticator';
+import type { DpopReplayStore } from './dpop';
+import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtVerifier } from './jwt-verifier';
+import { resourceMetadataUrl } from './protected-resource';
+import { ACCESS_TOKEN_AUTHENTICATOR, AUTH_CLOCK, AUTH_RESOURCE, AuthResource, JWT_VERIFIER } from './tokens';
 
 export interface AuthModuleOptions {
   /** Apply the guard to every route (opt out with @Public()). */
   global?: boolean;
 }
 
+export const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function authResourceFromConfig(config: ConfigService): AuthResource {
+  const resource = config.get<string>('OAUTH_RESOURCE') || undefined;
+  // A service always accepts tokens naming its own resource; JWT_AUDIENCE adds the shared audience
+  // iam uses when a client asks for no resource (`platform`), so existing clients keep working.
+  const audiences = [...new Set([...list(config.get<string>('JWT_AUDIENCE')), ...(resource ? [resource] : [])])];
+  return { resource, metadataUrl: resource ? resourceMetadataUrl(resource) : undefined, issuer: config.getOrThrow<string>('IAM_ISSUER'), audiences };
+}
+
 /**
- * Reads IAM_JWKS_URL, IAM_ISSUER and JWT_AUDIENCE from the app's validated config and provides
- * the verifier and guard. No call to iam happens on the request path beyond the cached JWKS.
+ * Reads IAM_JWKS_URL, IAM_ISSUER, JWT_AUDIENCE and OAUTH_RESOURCE from the app's validated config
+ * and provides the verifier, the request authenticator (Bearer and DPoP) and the guard. No call to
+ * iam happens on the request path beyond the cached JWKS; DPoP proof ids are remembered in Redis.
  */
 @Global()
 @Module({})
@@ -20,20 +40,29 @@ export class AuthModule {
     return {
       module: AuthModule,
       providers: [
+        { provide: AUTH_RESOURCE, inject: [ConfigService], useFactory: authResourceFromConfig },
+        { provide: AUTH_CLOCK, useValue: () => Date.now() },
         {
           provide: JWT_VERIFIER,
-          inject: [ConfigService],
-          useFactory: (config: ConfigService) =>
-            new JwtVerifier({
-              jwksUrl: config.getOrThrow<string>('IAM_JWKS_URL'),
-              issuer: config.getOrThrow<string>('IAM_ISSUER'),
-              audience: config.getOrThrow<string>('JWT_AUDIENCE').split(',').map((s) => s.trim()),
+          inject: [ConfigService, AUTH_RESOURCE],
+          useFactory: (config: ConfigService, resource: AuthResource) =>
+            new JwtVerifier({ jwksUrl: config.getOrThrow<string>('IAM_JWKS_URL'), issuer: resource.issuer, audience: resource.audiences }),
+        },
+        {
+          provide: ACCESS_TOKEN_AUTHENTICATOR,
+          inject: [JWT_VERIFIER, AUTH_RESOURCE, AUTH_CLOCK, { token: REDIS_CLIENT, optional: true }],
+          useFactory: (verifier: JwtVerifier, resource: AuthResource, now: () => number, redis?: DpopReplayStore) =>
+            new AccessTokenAuthenticator(verifier, {
+              // Clients address the service through the gateway, whose origin the resource (else iam's issuer) names.
+              publicOrigin: resource.resource ?? resource.issuer,
+              replay: redis,
+              now,
             }),
         },
         JwtAuthGuard,
         ...(options.global ? [{ provide: APP_GUARD, useExisting: JwtAuthGuard }] : []),
       ],
-      exports: [JWT_VERIFIER, JwtAuthGuard],
+      exports: [JWT_VERIFIER, ACCESS_TOKEN_AUTHENTICATOR, AUTH_RESOURCE, AUTH_CLOCK, JwtAuthGuard],
     };
   }
 }

@@ -14,3 +14,11 @@ export const RequireScopes = (...scopes: string[]) => SetMetadata(SCOPES_KEY, sc
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Principal | undefined => ctx.switchToHttp().getRequest().principal,
 );
+
+export const PROTECTED_RESOURCE_KEY = 'platform:auth:protected-resource';
+
+/**
+ * The route is this service's OAuth protected resource (OAUTH_RESOURCE): its 401 and 403
+ * challenges name the RFC 9728 metadata (`resource_metadata`), so a client can discover iam.
+ */
+export const ProtectedResource = () => SetMetadata(PROTECTED_RESOURCE_KEY, true);

@@ -4,3 +4,6 @@ export * from './decorators';
 export * from './jwt-auth.guard';
 export * from './auth.module';
 export * from './dpop';
+export * from './protected-resource';
+export * from './access-token-authenticator';
+export * from './tokens';

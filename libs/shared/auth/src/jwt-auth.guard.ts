@@ -1,23 +1,23 @@
 import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { PUBLIC_KEY, SCOPES_KEY } from './decorators';
-import { JwtVerifier } from './jwt-verifier';
+import { AccessTokenAuthenticator, AccessTokenRejected } from './access-token-authenticator';
+import { ACCESS_TOKEN_AUTHENTICATOR, AUTH_RESOURCE, AuthResource } from './tokens';
+import { PROTECTED_RESOURCE_KEY, PUBLIC_KEY, SCOPES_KEY } from './decorators';
 import { principalFromClaims } from './principal';
+import { AuthFailure, wwwAuthenticate } from './protected-resource';
 
-export const JWT_VERIFIER = Symbol.for('platform.JWT_VERIFIER');
 
-/** 401 with an RFC 6750 challenge; 403 names the missing scopes. */
-function challenge(res: Response, status: 401 | 403, error: string, description: string): HttpException {
-  res.setHeader('WWW-Authenticate', `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}"`);
-  return new HttpException({ code: error, message: description }, status);
-}
-
+/**
+ * Verifies iam's access tokens (Bearer, or DPoP with its proof) and the route's scopes. 401 with
+ * RFC 6750 / RFC 9449 challenges; 403 names the missing scopes.
+ */
 @Injectable()
 export class JwtAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(JWT_VERIFIER) private readonly verifier: JwtVerifier,
+    @Inject(ACCESS_TOKEN_AUTHENTICATOR) private readonly authenticator: AccessTokenAuthenticator,
+    @Inject(AUTH_RESOURCE) private readonly resource: AuthResource,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -27,15 +27,24 @@ export class JwtAuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { principal?: unknown }>();
     const res = http.getResponse<Response>();
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header) : null;
-    if (!match) throw challenge(res, 401, 'invalid_request', 'a bearer access token is required');
+    const protectedResource = this.reflector.getAllAndOverride<boolean>(PROTECTED_RESOURCE_KEY, targets) === true;
+    const challenge = (failure: AuthFailure): HttpException => {
+      res.setHeader(
+        'WWW-Authenticate',
+        wwwAuthenticate(failure, {
+          resourceMetadata: protectedResource ? this.resource.metadataUrl : undefined,
+          dpopAlgorithms: this.authenticator.dpopAlgorithms,
+        }),
+      );
+      return new HttpException({ code: failure.error ?? 'invalid_request', message: failure.description ?? 'authentication required' }, failure.status);
+    };
 
     let claims: Record<string, unknown>;
     try {
-      claims = (await this.verifier.verify(match[1])).payload;
+      claims = (await this.authenticator.authenticate(req)).payload;
     } catch (e) {
-      throw challenge(res, 401, 'invalid_token', e instanceof Error ? e.message : 'invalid token');
+      if (e instanceof AccessTokenRejected) throw challenge(e.failure);
+      throw e;
     }
     const principal = principalFromClaims(claims);
     req.principal = principal;
@@ -43,7 +52,14 @@ export class JwtAuthGuard implements CanActivate {
     const required = this.reflector.getAllAndMerge<string[]>(SCOPES_KEY, targets) ?? [];
     const missing = required.filter((s) => !principal.scopes.includes(s));
     if (missing.length > 0) {
-      throw challenge(res, 403, 'insufficient_scope', `missing permission: ${missing.join(' ')}`);
+      const scheme = AccessTokenAuthenticator.presented(req.headers);
+      throw challenge({
+        status: 403,
+        error: 'insufficient_scope',
+        description: `missing permission: ${missing.join(' ')}`,
+        scope: required.join(' '),
+        scheme: scheme && scheme !== 'malformed' ? scheme.scheme : 'Bearer',
+      });
     }
     return true;
   }

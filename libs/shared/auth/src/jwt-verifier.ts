@@ -30,6 +30,14 @@ export interface VerifiedToken {
   kid?: string;
 }
 
+export interface VerifyOptions {
+  /**
+   * Accept a token bound to a DPoP key (`cnf.jkt`): only when the caller checks the proof itself.
+   * Otherwise such a token is refused, so a bound token never passes as a plain bearer token.
+   */
+  allowBound?: boolean;
+}
+
 export class TokenInvalidError extends Error {
   constructor(reason: string) {
     super(reason);
@@ -63,7 +71,16 @@ export class JwtVerifier {
     this.verifiedCacheMs = options.verifiedCacheMs ?? 60_000;
   }
 
-  async verify(token: string): Promise<VerifiedToken> {
+  async verify(token: string, options: VerifyOptions = {}): Promise<VerifiedToken> {
+    const verified = await this.verifySignedToken(token);
+    const cnf = verified.payload['cnf'];
+    if (!options.allowBound && cnf !== undefined && cnf !== null) {
+      throw new TokenInvalidError('the token is bound to a DPoP key: present it with the DPoP scheme and a proof');
+    }
+    return verified;
+  }
+
+  private async verifySignedToken(token: string): Promise<VerifiedToken> {
     const cached = this.verified.get(token);
     if (cached) {
       if (cached.until > Date.now()) {

@@ -95,7 +95,11 @@ export class AuthenticatedServiceEnv extends DataServiceEnv {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   IAM_ISSUER: string = 'http://127.0.0.1:8080';
 
-  /** Comma-separated audiences this service accepts. */
+  /**
+   * Comma-separated audiences this service accepts besides its own resource identifier
+   * (OAUTH_RESOURCE, where it has one): `platform` is what iam puts in tokens asked for no resource.
+   * Empty accepts only tokens for the service's own resource.
+   */
   @IsString()
   JWT_AUDIENCE: string = 'platform';
 }
