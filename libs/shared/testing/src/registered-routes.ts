@@ -49,11 +49,19 @@ interface OpenApiLike {
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-/** Every operation of an OpenAPI document as `method /path`, with the first server's path prefixed. */
+/**
+ * Every operation of an OpenAPI document as `method /path`, with the first server's path prefixed
+ * (a path item's own `servers` overrides the document's, e.g. a well-known path at the root).
+ */
 export function documentedRoutes(doc: OpenApiLike): string[] {
-  const base = (doc.servers?.[0]?.url ?? '/').replace(/\/$/, '');
+  const baseOf = (servers?: ReadonlyArray<{ url?: string }>) => (servers?.[0]?.url ?? '/').replace(/\/$/, '');
+  const base = baseOf(doc.servers);
   return Object.entries(doc.paths)
-    .flatMap(([path, ops]) => Object.keys(ops).filter((m) => HTTP_METHODS.has(m)).map((m) => `${m} ${base}${path}`))
+    .flatMap(([path, ops]) => {
+      const own = (ops as { servers?: ReadonlyArray<{ url?: string }> }).servers;
+      const prefix = own ? baseOf(own) : base;
+      return Object.keys(ops).filter((m) => HTTP_METHODS.has(m)).map((m) => `${m} ${prefix}${path}`);
+    })
     .sort();
 }
 

@@ -74,7 +74,25 @@ export const EVIDENCE_OPENAPI = {
     },
     '/taxonomy': { get: { summary: 'Tiers, checks, verdicts and assertiveness values', responses: { '200': { description: 'The taxonomy' }, ...common } } },
     '/mcp': {
-      post: { summary: 'MCP over streamable HTTP (tools assess, label_tier, list_profiles)', responses: { '200': { description: 'JSON-RPC response' }, ...common } },
+      post: {
+        summary: 'MCP over streamable HTTP (tools assess, label_tier, list_profiles)',
+        description:
+          'Bearer, or DPoP with a proof for a DPoP-bound token; the token\'s aud must name OAUTH_RESOURCE (or JWT_AUDIENCE). 401/403 carry WWW-Authenticate with resource_metadata.',
+        responses: { '200': { description: 'JSON-RPC response' }, ...common },
+      },
+    },
+    '/.well-known/oauth-protected-resource/evidence-risk-review/mcp': {
+      servers: [{ url: '/' }],
+      get: {
+        summary: 'RFC 9728 metadata of the MCP server: iam as authorization server, scope evidence:review, the resource identifier (OAUTH_RESOURCE)',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Protected resource metadata; Cache-Control: public, max-age=300',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ProtectedResourceMetadata' } } },
+          },
+        },
+      },
     },
     '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1' } } } },
   },
@@ -82,6 +100,19 @@ export const EVIDENCE_OPENAPI = {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'iam access token (ES256) with scope evidence:review' } },
     schemas: {
       Error: error,
+      ProtectedResourceMetadata: {
+        type: 'object',
+        required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
+        properties: {
+          resource: { type: 'string', format: 'uri' },
+          authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' } },
+          scopes_supported: { type: 'array', items: { type: 'string' } },
+          bearer_methods_supported: { type: 'array', items: { type: 'string', enum: ['header'] } },
+          resource_name: { type: 'string' },
+          dpop_signing_alg_values_supported: { type: 'array', items: { type: 'string' } },
+          dpop_bound_access_tokens_required: { type: 'boolean' },
+        },
+      },
       Claim: {
         type: 'object',
         required: ['id', 'text'],

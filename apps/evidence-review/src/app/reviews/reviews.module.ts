@@ -3,6 +3,7 @@ import { AuthModule } from '@platform/auth';
 import { reviewEngineProvider } from './engine.provider';
 import { ReviewLogRepository } from './review-log.repository';
 import { McpController } from '../mcp/mcp.controller';
+import { ProtectedResourceController } from '../mcp/protected-resource.controller';
 import { ReviewsController } from './reviews.controller';
 import { ReviewsFastRoute } from './reviews.fast-route';
 import { ReviewsService } from './reviews.service';
@@ -14,7 +15,7 @@ export class ReviewsModule {
     return {
       module: ReviewsModule,
       imports: [AuthModule.forRoot()],
-      controllers: apiEnabled ? [ReviewsController, McpController] : [],
+      controllers: apiEnabled ? [ReviewsController, McpController, ProtectedResourceController] : [],
       providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService, ...(apiEnabled ? [ReviewsFastRoute] : [])],
       exports: [reviewEngineProvider, ReviewsService],
     };

@@ -13,6 +13,11 @@ describe('gateway route table', () => {
   it.each([
     ['/oauth/token', 'http://iam:3001'],
     ['/.well-known/jwks.json', 'http://iam:3001'],
+    ['/.well-known/oauth-authorization-server', 'http://iam:3001'],
+    ['/.well-known/oauth-protected-resource', 'http://iam:3001'],
+    ['/.well-known/oauth-protected-resource/mcp/kb', 'http://kb:3003'],
+    ['/.well-known/oauth-protected-resource/evidence-risk-review/mcp', 'http://evidence:3004'],
+    ['/.well-known/oauth-protected-resource/mcp/kbx', 'http://iam:3001'],
     ['/api/iam/v1/applications/x/client', 'http://iam:3001'],
     ['/login?next=/', 'http://iam:3001'],
     ['/guardrails/api/overview', 'http://guardrails:3002'],

@@ -4,6 +4,9 @@ export type UpstreamName = 'iam' | 'guardrails' | 'kb' | 'evidence';
 export const DEFAULT_ROUTES: Record<string, UpstreamName> = {
   '/oauth': 'iam',
   '/.well-known': 'iam',
+  // RFC 9728 metadata of each MCP server is served by the service that is the resource.
+  '/.well-known/oauth-protected-resource/mcp/kb': 'kb',
+  '/.well-known/oauth-protected-resource/evidence-risk-review/mcp': 'evidence',
   '/api/iam': 'iam',
   '/login': 'iam',
   '/guardrails/api': 'guardrails',
