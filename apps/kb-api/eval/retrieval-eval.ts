@@ -137,7 +137,6 @@ export class EvalKnowledgeBase {
         const bytes = Buffer.from(doc.content, 'utf8');
         const hash = createHash('sha256').update(bytes).digest('hex');
         const storageKey = storage.keyOf(TENANT, PROJECT, doc.key);
-        await storage.write(storageKey, bytes);
         const documentId = await documents.accept({
           tenantId: TENANT,
           projectKey: PROJECT,
@@ -149,7 +148,7 @@ export class EvalKnowledgeBase {
           storageKey,
           hash,
           metadata: {},
-        });
+        }, () => storage.write(storageKey, bytes));
         const outcome = await indexer.index({ tenantId: TENANT, documentId, hash });
         if (outcome !== 'indexed') throw new Error(`${doc.key} was not indexed: ${outcome}`);
       }

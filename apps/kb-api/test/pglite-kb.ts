@@ -44,7 +44,6 @@ export async function ingestMarkdown(
   const bytes = Buffer.from(markdown, 'utf8');
   const hash = createHash('sha256').update(bytes).digest('hex');
   const storageKey = kb.storage.keyOf(tenantId, projectKey, sourcePath);
-  await kb.storage.write(storageKey, bytes);
   const documentId = await kb.documents.accept({
     tenantId,
     projectKey,
@@ -56,7 +55,7 @@ export async function ingestMarkdown(
     storageKey,
     hash,
     metadata: {},
-  });
+  }, () => kb.storage.write(storageKey, bytes));
   const outcome = await kb.indexer.index({ tenantId, documentId, hash });
   if (outcome !== 'indexed') throw new Error(`${sourcePath} was not indexed: ${outcome}`);
   return Number(documentId);

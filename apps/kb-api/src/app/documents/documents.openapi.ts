@@ -3,6 +3,12 @@ import { answer, body, bool, int, nullable, obj, query, ref, str } from '../open
 /** The document, link, feedback and ingest routes' part of kb-api's OpenAPI document (merged in ../openapi.ts). */
 const unauthenticated = answer('Guest `{message: "Unauthenticated."}`', ref('Message'));
 const forbidden = answer('A tenant refusal `{error}`', ref('Error'));
+/** Ownership within the tenant: the whole batch is refused before anything is written. */
+const documentForbidden = (change: string, permission: string) =>
+  answer(
+    `\`{error: "document_forbidden", message}\` when the batch would ${change} and the caller lacks ${permission}; the message names the documents and nothing is written. Or a tenant refusal \`{error}\``,
+    ref('Error'),
+  );
 const readGate = answer('A token without `kb:read` `{error: "token_ability_forbidden"}`, or a tenant refusal', ref('Error'));
 const invalid = answer('Validation failure `{message, errors: {field: [messages]}}`', ref('ValidationError'));
 const missing = answer('Missing, deleted, or another tenant\'s document `{error: "not_found", message}`', ref('Error'));
@@ -52,7 +58,7 @@ export const DOCUMENT_PATHS: Record<string, object> = {
       responses: {
         '200': answer('What was deleted and what was missing', obj({ deleted: int, missing: int, documents: { type: 'array', items: { type: 'object' } } })),
         '401': unauthenticated,
-        '403': forbidden,
+        '403': documentForbidden('delete a document someone else ingested or nobody owns (a live one; with `force` also one deleted earlier)', 'kb.delete.any'),
         '422': invalid,
       },
     },
@@ -107,9 +113,9 @@ export const DOCUMENT_PATHS: Record<string, object> = {
       requestBody: body(obj({ documents: { type: 'array', minItems: 1, maxItems: 100, items: ref('IngestDocument') } }, ['documents'])),
       responses: {
         '202': answer('Every document queued', ref('IngestResult')),
-        '207': answer('Some writes failed (each entry says which)', ref('IngestResult')),
+        '207': answer('Some writes failed, or another user took a new path first at the same moment (each entry says which)', ref('IngestResult')),
         '401': unauthenticated,
-        '403': forbidden,
+        '403': documentForbidden('overwrite a live document someone else ingested or nobody owns', 'kb.edit.any'),
         '413': answer('Body over the ingest limit', ref('Error')),
         '422': invalid,
       },

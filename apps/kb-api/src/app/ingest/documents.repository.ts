@@ -49,28 +49,38 @@ export class DocumentsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Records a submitted version; a document deleted earlier comes back (owned by the submitter).
-   * Returns its id. Throws when the live document is someone else's and the actor may not
-   * overwrite it (checked here too, so a document created meanwhile is not taken over).
+   * Records a submitted version and has `store` write its bytes; a document deleted earlier comes
+   * back (owned by the submitter). Returns its id. Throws when the live document is someone else's
+   * and the actor may not overwrite it (checked here too, so a document created meanwhile is not
+   * taken over).
+   *
+   * The row is written first, in a transaction that commits only once `store` has succeeded. Until
+   * then the transaction holds the row's lock (for a new path, its unique index entry), so a
+   * concurrent submission of the same path waits and then meets the committed owner: a submission
+   * refused here never reaches `store`, and the stored original is always the version of the row's
+   * owner. A failed write rolls the row back.
    */
-  async accept(d: AcceptedDocument): Promise<string> {
+  async accept(d: AcceptedDocument, store: () => Promise<void>): Promise<string> {
     const actor = d.actor ?? SYSTEM_ACTOR;
     await this.db.query(`INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ($1, $2, $2) ON CONFLICT DO NOTHING`, [d.tenantId, d.projectKey]);
-    const [row] = await queryRows<{ id: string }>(
-      this.db,
-      `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, pending_hash, metadata, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (tenant_id, project_key, source_path) DO UPDATE SET
-         title = EXCLUDED.title, mime_type = EXCLUDED.mime_type, source_type = EXCLUDED.source_type, storage_key = EXCLUDED.storage_key,
-         pending_hash = EXCLUDED.pending_hash, metadata = EXCLUDED.metadata, deleted_at = NULL, updated_at = now(),
-         created_by = CASE WHEN kb_documents.deleted_at IS NOT NULL THEN EXCLUDED.created_by ELSE kb_documents.created_by END,
-         status = CASE WHEN kb_documents.content_hash = EXCLUDED.pending_hash AND kb_documents.deleted_at IS NULL THEN kb_documents.status ELSE 'pending' END
-       WHERE $12::boolean OR kb_documents.deleted_at IS NOT NULL OR kb_documents.created_by = $11
-       RETURNING id`,
-      [d.tenantId, d.projectKey, d.sourcePath, d.title, d.slug, d.mimeType, d.sourceType, d.storageKey, d.hash, JSON.stringify(d.metadata), actor.userId, actor.any],
-    );
-    if (!row) throw new Error('the document belongs to another user');
-    return row.id;
+    return this.db.transaction(async (tx: EntityManager) => {
+      const [row] = await queryRows<{ id: string }>(
+        tx,
+        `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, pending_hash, metadata, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (tenant_id, project_key, source_path) DO UPDATE SET
+           title = EXCLUDED.title, mime_type = EXCLUDED.mime_type, source_type = EXCLUDED.source_type, storage_key = EXCLUDED.storage_key,
+           pending_hash = EXCLUDED.pending_hash, metadata = EXCLUDED.metadata, deleted_at = NULL, updated_at = now(),
+           created_by = CASE WHEN kb_documents.deleted_at IS NOT NULL THEN EXCLUDED.created_by ELSE kb_documents.created_by END,
+           status = CASE WHEN kb_documents.content_hash = EXCLUDED.pending_hash AND kb_documents.deleted_at IS NULL THEN kb_documents.status ELSE 'pending' END
+         WHERE $12::boolean OR kb_documents.deleted_at IS NOT NULL OR kb_documents.created_by = $11
+         RETURNING id`,
+        [d.tenantId, d.projectKey, d.sourcePath, d.title, d.slug, d.mimeType, d.sourceType, d.storageKey, d.hash, JSON.stringify(d.metadata), actor.userId, actor.any],
+      );
+      if (!row) throw new Error('the document belongs to another user');
+      await store();
+      return row.id;
+    });
   }
 
   async find(tenantId: string, id: string): Promise<DocumentRow | null> {

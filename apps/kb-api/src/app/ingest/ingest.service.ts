@@ -88,7 +88,8 @@ export class IngestService {
       try {
         const hash = createHash('sha256').update(p.bytes!).digest('hex');
         const storageKey = this.storage.keyOf(tenantId, p.projectKey, p.sourcePath!);
-        await this.storage.write(storageKey, p.bytes!);
+        // The file is written inside the row's decision (see accept): a concurrent submission of the
+        // same path by someone else cannot replace the original the row's owner stored.
         const documentId = await this.documents.accept({
           tenantId,
           projectKey: p.projectKey,
@@ -101,7 +102,7 @@ export class IngestService {
           hash,
           metadata: p.item.metadata ?? {},
           actor,
-        });
+        }, () => this.storage.write(storageKey, p.bytes!));
         // One job per version: submitting the same content twice queues it once.
         await this.queue.add(JOBS.ingestDocument, { tenantId, documentId, hash }, { jobId: `doc-${documentId}-${hash.slice(0, 32)}` });
         entry.document_id = Number(documentId);
