@@ -5,6 +5,7 @@ import { LoginModule } from './app/login/login.module';
 import { ManagementModule } from './app/management/management.module';
 import { OAuthModule } from './app/oauth/oauth.module';
 import { IamOpenApiModule } from './app/openapi.controller';
+import { RegistrationModule } from './app/registration/registration.module';
 import { IamEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -16,6 +17,7 @@ import { migrations } from './migrations';
     OAuthModule,
     LoginModule,
     ManagementModule,
+    RegistrationModule,
     IamOpenApiModule,
   ],
 })

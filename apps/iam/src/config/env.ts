@@ -1,7 +1,28 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, ValidationArguments } from 'class-validator';
 import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
+/** A development/test allowance that must never reach production: boot refuses it there. */
+function OffInProduction(): PropertyDecorator {
+  return ValidateBy({
+    name: 'offInProduction',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => !(value === true && (args?.object as IamEnv).NODE_ENV === 'production'),
+      defaultMessage: (args?: ValidationArguments) => `${args?.property} must stay off in production`,
+    },
+  });
+}
+
+/** Clients that were never registered are public and must use PKCE S256: they need OAUTH_REQUIRE_PKCE on. */
+function NeedsPkce(): PropertyDecorator {
+  return ValidateBy({
+    name: 'needsPkce',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => value === undefined || value === 'none' || (args?.object as IamEnv).OAUTH_REQUIRE_PKCE !== false,
+      defaultMessage: (args?: ValidationArguments) => `${args?.property} needs OAUTH_REQUIRE_PKCE=true (such clients must use PKCE S256)`,
+    },
+  });
+}
 
 /** Every variable iam reads; validated at boot (see .env.example). */
 export class IamEnv extends AuthenticatedServiceEnv {
@@ -157,4 +178,55 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @Transform(toBoolean)
   @IsBoolean()
   IAM_OAUTH_CLIENT_SELFFETCH: boolean = false;
+
+  /**
+   * Hosts whose Client ID Metadata Documents are accepted (a `client_id` that is an https URL):
+   * `*` any public host, `*.example.com` a domain and its subdomains, or exact host names,
+   * comma-separated; `none` turns the feature off. Unset: off in production, any public host
+   * elsewhere (docs/iam.md, "Clients that were never registered").
+   */
+  @IsOptional()
+  @Matches(/^(none|\*|(\*\.)?[a-z0-9.-]+(:\d+)?)(,(\*|(\*\.)?[a-z0-9.-]+(:\d+)?))*$/i, { message: 'IAM_CIMD_HOSTS must be none, * or comma-separated host names (*.domain allowed)' })
+  @NeedsPkce()
+  IAM_CIMD_HOSTS?: string;
+
+  /**
+   * Development and tests only: a metadata document may be served over plain http from a loopback
+   * host (127.0.0.1, ::1, localhost), which the address guard otherwise refuses. Refused in production.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  @OffInProduction()
+  IAM_CIMD_ALLOW_LOOPBACK: boolean = false;
+
+  /** Largest metadata document accepted, bytes. */
+  @IsInt()
+  @Min(256)
+  @Max(65536)
+  IAM_CIMD_MAX_BYTES: number = 5120;
+
+  /** Time allowed for fetching a metadata document (connect to last byte), milliseconds. */
+  @IsInt()
+  @Min(100)
+  @Max(30000)
+  IAM_CIMD_TIMEOUT_MS: number = 3000;
+
+  /** Longest a fetched document is used before it is fetched again; a shorter max-age (or no-store) from its server wins. */
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  IAM_CIMD_CACHE_SEC: number = 300;
+
+  /**
+   * Initial access tokens (RFC 7591 §3) that open `POST /oauth/register`, comma-separated, each
+   * 32+ characters from [A-Za-z0-9._~-]. Unset: dynamic registration is off (404, not in discovery).
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._~-]{32,}(,[A-Za-z0-9._~-]{32,})*$/, { message: 'IAM_REGISTRATION_INITIAL_ACCESS_TOKENS must be comma-separated tokens of 32+ characters [A-Za-z0-9._~-]' })
+  @NeedsPkce()
+  IAM_REGISTRATION_INITIAL_ACCESS_TOKENS?: string;
+
+  /** Scopes a client that was never registered (metadata document or dynamic registration) may be granted, space-separated. */
+  @Matches(/^[A-Za-z0-9:._-]+( [A-Za-z0-9:._-]+)*$/, { message: 'IAM_UNREGISTERED_CLIENT_SCOPES must be space-separated scope names' })
+  IAM_UNREGISTERED_CLIENT_SCOPES: string = 'openid profile email offline_access kb:read kb:chat';
 }

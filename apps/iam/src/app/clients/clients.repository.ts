@@ -1,15 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../clock';
+import { ClientMetadataDocuments } from '../registration/client-metadata-documents';
 import { ClientCache } from './client-cache';
 import { OAuthClient } from './oauth-client.entity';
 
 /** The only TypeORM user for clients. */
 @Injectable()
 export class ClientsRepository {
+  private readonly logger = new Logger('ClientsRepository');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: ClientCache,
+    private readonly documents: ClientMetadataDocuments,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -30,7 +36,44 @@ export class ClientsRepository {
    * the query builder's per-call work.
    */
   async findByClientId(clientId: string, em: EntityManager | DataSource = this.dataSource): Promise<OAuthClient | null> {
-    return this.findOne('client_id', clientId, em);
+    const stored = await this.findOne('client_id', clientId, em);
+    if (!this.documents.policy.looksLikeDocumentUrl(clientId) || (stored && stored.registrationType !== 'metadata_document')) return stored;
+    return this.fromMetadataDocument(clientId, stored);
+  }
+
+  /**
+   * A client_id that is a URL is resolved through its Client ID Metadata Document. The row kept
+   * for it is a cache of the document shared by every replica: used until metadata_expires_at,
+   * then fetched again. The host policy is applied on every lookup (a host taken off the list
+   * stops working at once), and a revoked row stays revoked whatever the document says.
+   */
+  private async fromMetadataDocument(clientId: string, stored: OAuthClient | null): Promise<OAuthClient | null> {
+    const refusal = this.documents.policy.documentUrlRefusal(clientId);
+    if (refusal) {
+      this.logger.warn(`client metadata document of ${clientId} refused: ${refusal}`);
+      return null;
+    }
+    if (stored && (stored.revokedAt || (stored.metadataExpiresAt && stored.metadataExpiresAt > this.clock.now()))) return stored;
+    let doc;
+    try {
+      doc = await this.documents.fetch(clientId);
+    } catch (e) {
+      this.logger.warn(`client metadata document of ${clientId} refused: ${(e as Error).message}`);
+      return null;
+    }
+    // Only a metadata-document row (or none) is ever written here: a registered client keeps its own row.
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `INSERT INTO oauth_clients (client_id, name, is_confidential, token_endpoint_auth_method, redirect_uris, grant_types, scopes,
+                                  first_party, registration_type, metadata_expires_at)
+       VALUES ($1, $2, false, 'none', $3, $4, $5, false, 'metadata_document', $6)
+       ON CONFLICT (client_id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris,
+         grant_types = EXCLUDED.grant_types, scopes = EXCLUDED.scopes, metadata_expires_at = EXCLUDED.metadata_expires_at, updated_at = now()
+       WHERE oauth_clients.registration_type = 'metadata_document' AND oauth_clients.revoked_at IS NULL
+       RETURNING *`,
+      [clientId, doc.name, doc.redirectUris, doc.grantTypes, doc.scopes, doc.expiresAt],
+    );
+    await this.changed(clientId);
+    return rows.length ? this.toEntity(rows[0]) : this.findOne('client_id', clientId, this.dataSource);
   }
 
   findByApplication(applicationKey: string): Promise<OAuthClient | null> {
@@ -39,11 +82,14 @@ export class ClientsRepository {
 
   private async findOne(column: 'client_id' | 'application_key', value: string, em: EntityManager | DataSource): Promise<OAuthClient | null> {
     const rows: Array<Record<string, unknown>> = await em.query(`SELECT * FROM oauth_clients WHERE ${column} = $1`, [value]);
-    if (rows.length === 0) return null;
+    return rows.length === 0 ? null : this.toEntity(rows[0]);
+  }
+
+  private toEntity(row: Record<string, unknown>): OAuthClient {
     const metadata = this.dataSource.getMetadata(OAuthClient);
     const client = new OAuthClient();
     for (const column of metadata.columns) {
-      (client as unknown as Record<string, unknown>)[column.propertyName] = rows[0][column.databaseName];
+      (client as unknown as Record<string, unknown>)[column.propertyName] = row[column.databaseName];
     }
     return client;
   }

@@ -3,6 +3,9 @@ import type { JSONWebKeySet } from 'jose';
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
+/** How the client came to exist: by an administrator, by RFC 7591 registration, or from its Client ID Metadata Document. */
+export type RegistrationType = 'static' | 'dynamic' | 'metadata_document';
+
 @Entity('oauth_clients')
 export class OAuthClient {
   @PrimaryGeneratedColumn('uuid')
@@ -68,6 +71,13 @@ export class OAuthClient {
   /** A secret made by automatic rotation, encrypted, waiting for the client to fetch it once. */
   @Column({ type: 'text', nullable: true })
   secretPendingEncrypted: string | null;
+
+  @Column({ type: 'text', default: 'static' })
+  registrationType: RegistrationType;
+
+  /** Metadata-document clients: the row is the cached document, fetched again after this time. */
+  @Column({ type: 'timestamptz', nullable: true })
+  metadataExpiresAt: Date | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

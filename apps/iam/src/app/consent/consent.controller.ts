@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ClientsRepository } from '../clients/clients.repository';
+import { OAuthClient } from '../clients/oauth-client.entity';
 import { CsrfService } from '../login/csrf.service';
-import { hidden, html, sendPage } from '../login/html';
+import { hidden, html, Html, sendPage } from '../login/html';
 import { LoginPages } from '../login/login-pages';
 import { AuthorizeService } from '../oauth/authorize.service';
 import { grantScopes } from '../oauth/scopes';
@@ -15,6 +16,18 @@ const SCOPE_TEXT: Record<string, string> = {
   email: 'See your email address',
   offline_access: 'Stay connected when you are not using it',
 };
+
+/**
+ * Who a client that was never registered is, beyond the name it gave itself: the host that
+ * publishes its metadata document (the draft asks for it to be shown), or that nobody vouched for it.
+ */
+function identity(client: OAuthClient): Html {
+  if (client.registrationType === 'metadata_document') {
+    return html`<p class="meta">Identified by <code>${new URL(client.clientId).host}</code>, which publishes this application's details.</p>`;
+  }
+  if (client.registrationType === 'dynamic') return html`<p class="meta">This application registered itself: its name has not been verified.</p>`;
+  return html``;
+}
 
 /** Asks the user before a third-party client gets tokens; first-party clients never come here. */
 @Controller('login/consent')
@@ -52,6 +65,7 @@ export class ConsentController {
     const token = this.csrf.token(req, res);
     const body = html`<h1>Allow access?</h1>
 <p class="lead"><strong>${request.client.name}</strong> wants to:</p>
+${identity(request.client)}
 <ul class="scopes">${request.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? html`Use <code>${s}</code>`}</li>`)}</ul>
 <p class="meta">This application is not run by us. Allow it only if you trust it.</p>
 <form method="post" action="/login/consent">
