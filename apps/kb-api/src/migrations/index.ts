@@ -12,6 +12,7 @@ import { KbChunkEmbeddings1764150000000 } from './1764150000000-chunk-embeddings
 import { KbTenantRoleGrants1764160000000 } from './1764160000000-tenant-role-grants';
 import { KbPlatformTenancy1764170000000 } from './1764170000000-platform-tenancy';
 import { KbTenantRowSecurity1764180000000 } from './1764180000000-tenant-row-security';
+import { KbIdentityLinks1764210000000 } from './1764210000000-identity-links';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   KbTenantRoleGrants1764160000000,
   KbPlatformTenancy1764170000000,
   KbTenantRowSecurity1764180000000,
+  KbIdentityLinks1764210000000,
 ];

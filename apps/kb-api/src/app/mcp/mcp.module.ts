@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { KbAuthModule } from '../auth/auth.module';
 import { ChatModule } from '../chat/chat.module';
 import { DocumentsModule } from '../documents/documents.module';
+import { IdentityLinksModule } from '../identity-links/identity-links.module';
 import { PromotionModule } from '../promotion/promotion.module';
 import { McpAuditController } from './audit/mcp-audit.controller';
 import { McpAuditRepository } from './audit/mcp-audit.repository';
@@ -9,6 +10,7 @@ import { McpAuditService } from './audit/mcp-audit.service';
 import { McpAuthGuard } from './server/mcp-auth.guard';
 import { McpController } from './server/mcp.controller';
 import { McpToolRunner } from './server/mcp-tool-runner';
+import { ProtectedResourceController } from './server/protected-resource.controller';
 import { McpServersController } from './servers/mcp-servers.controller';
 import { McpServersService } from './servers/mcp-servers.service';
 import { McpToolSettingsRepository } from './servers/mcp-tool-settings.repository';
@@ -18,10 +20,10 @@ import { McpTokensService } from './tokens/mcp-tokens.service';
 import { KbToolCatalogue } from './tools/kb-tool-catalogue';
 import { McpKnowledgeRepository } from './tools/mcp-knowledge.repository';
 
-/** The MCP server at /mcp/kb with tenant MCP tokens, its admin routes and the tool-call audit. */
+/** The MCP server at /mcp/kb with tenant MCP tokens and iam tokens, its RFC 9728 metadata, its admin routes and the tool-call audit. */
 @Module({
-  imports: [KbAuthModule, ChatModule, DocumentsModule, PromotionModule],
-  controllers: [McpController, McpTokensController, McpServersController, McpAuditController],
+  imports: [KbAuthModule, ChatModule, DocumentsModule, PromotionModule, IdentityLinksModule],
+  controllers: [McpController, McpTokensController, McpServersController, McpAuditController, ProtectedResourceController],
   providers: [
     McpKnowledgeRepository,
     KbToolCatalogue,

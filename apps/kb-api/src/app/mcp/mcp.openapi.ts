@@ -37,22 +37,64 @@ export const MCP_PATHS: Record<string, object> = {
       description: [
         'Stateless: no Mcp-Session-Id; send `Accept: application/json, text/event-stream`.',
         'Authentication: `Authorization: Bearer mcp_…` (a tenant MCP token; the caller acts in the token\'s tenant),',
+        'an iam access token whose aud names OAUTH_RESOURCE or JWT_AUDIENCE (`Bearer`, or `DPoP` with a `DPoP` proof when the token is bound; the caller acts as the linked KB user in that user\'s tenant with the token\'s mcp:* scopes),',
         'or a personal access token / session, which may initialize and list tools only.',
-        'Every tools/call needs a tenant MCP token carrying the tool\'s scope, passes the guardrails tool firewall and is audited.',
+        'Every tools/call needs a tenant MCP token or iam token carrying the tool\'s scope, passes the guardrails tool firewall and is audited.',
+        'A 401, and a 403 mcp_scope_missing, carry `WWW-Authenticate: Bearer …, resource_metadata="…"` (plus a DPoP challenge).',
         `Throttle: ${MCP_CALLS_PER_MINUTE} requests a minute per token.`,
       ].join(' '),
       requestBody: { required: true, content: json({ oneOf: [ref('McpJsonRpcRequest'), { type: 'array', items: ref('McpJsonRpcRequest') }] }) },
       responses: {
         '200': answer('JSON-RPC result; a tool result is `{content:[{type:"text", text:"<JSON>"}], isError?}`', ref('McpJsonRpcResponse')),
         '202': { description: 'A notification (no id) was accepted' },
-        '401': coded('`{message:"Unauthenticated."}` without a credential; `{error: mcp_token_required | mcp_token_invalid, message}`'),
-        '403': coded('`{error: mcp_token_revoked | mcp_token_expired | mcp_tenant_mismatch | tenant_suspended | csrf_token_mismatch, message}`, or `{error:"mcp_scope_missing", message, required_scope}`'),
+        '401': coded('`{message:"Unauthenticated."}` without a credential; `{error: mcp_token_required | mcp_token_invalid | invalid_token | invalid_dpop_proof, message}`'),
+        '403': coded('`{error: mcp_token_revoked | mcp_token_expired | mcp_tenant_mismatch | identity_not_linked | tenant_suspended | csrf_token_mismatch, message}`, or `{error:"mcp_scope_missing", message, required_scope}`'),
         '422': coded('`{error:"tool_name_required", message}`: a tools/call without params.name'),
         '429': answer('Throttled `{message}` with Retry-After', ref('Message')),
       },
     },
     get: { summary: 'No server-to-client stream (stateless server)', responses: notAllowed },
     delete: { summary: 'No session to end (stateless server)', responses: notAllowed },
+  },
+  '/.well-known/oauth-protected-resource/mcp/kb': {
+    get: {
+      summary: 'RFC 9728 metadata of /mcp/kb: iam as authorization server, the MCP scopes, the resource identifier (OAUTH_RESOURCE); no token',
+      responses: { '200': answer('Protected resource metadata; Cache-Control: public, max-age=300', ref('ProtectedResourceMetadata')) },
+    },
+  },
+  '/api/admin/identity-links': {
+    get: {
+      summary: "The active tenant's explicit iam identity → KB user links, newest first (`can:manageMcpTools`)",
+      responses: { '200': answer('Links', { type: 'object', properties: { data: { type: 'array', items: ref('IdentityLink') } } }), ...gated },
+    },
+    post: {
+      summary: 'Links an iam identity (issuer + subject) to a user of the active tenant: its iam tokens act as that user at /mcp/kb (`can:manageMcpTools`)',
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['subject', 'user_id'],
+          properties: {
+            subject: { type: 'string', minLength: 1, maxLength: 255, description: 'The `sub` of the iam tokens (the iam user id)' },
+            user_id: { type: 'string', pattern: '^[1-9][0-9]*$', description: 'A user of the active tenant' },
+            issuer: { type: 'string', format: 'uri', maxLength: 500, description: 'Default: IAM_ISSUER' },
+          },
+        }),
+      },
+      responses: {
+        '201': answer('Linked', { type: 'object', properties: { data: ref('IdentityLink') } }),
+        '409': coded('`{error:"identity_link_exists"}`: the identity is linked already'),
+        '422': invalid,
+        ...gated,
+      },
+    },
+  },
+  '/api/admin/identity-links/{id}': {
+    delete: {
+      summary: 'Removes a link; the identity stops acting as the user at once (`can:manageMcpTools`)',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'Identity link id', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } }],
+      responses: { '204': { description: 'Removed' }, '404': coded("Unknown or another tenant's link"), ...gated },
+    },
   },
   '/api/admin/mcp/tokens': {
     get: {
@@ -126,6 +168,30 @@ export const MCP_PATHS: Record<string, object> = {
 };
 
 export const MCP_SCHEMAS: Record<string, object> = {
+  ProtectedResourceMetadata: {
+    type: 'object',
+    required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
+    properties: {
+      resource: { type: 'string', format: 'uri' },
+      authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' } },
+      scopes_supported: { type: 'array', items: { enum: MCP_SCOPES } },
+      bearer_methods_supported: { type: 'array', items: { enum: ['header'] } },
+      resource_name: { type: 'string' },
+      dpop_signing_alg_values_supported: { type: 'array', items: { type: 'string' } },
+      dpop_bound_access_tokens_required: { type: 'boolean' },
+    },
+  },
+  IdentityLink: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      issuer: { type: 'string' },
+      subject: { type: 'string' },
+      user_id: { type: 'string' },
+      created_by: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+      created_at: dateTime,
+    },
+  },
   McpJsonRpcRequest: {
     type: 'object',
     required: ['jsonrpc', 'method'],

@@ -1,4 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { ACCESS_TOKEN_AUTHENTICATOR, AccessTokenAuthenticator, AccessTokenRejected, AUTH_RESOURCE, AuthFailure, AuthResource, wwwAuthenticate } from '@platform/auth';
 import { parseCookie } from 'cookie';
 import type { Response } from 'express';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../auth/kb-auth.guard';
@@ -8,17 +9,23 @@ import { TenantStatusReader } from '../../auth/tenant-status.reader';
 import { ThrottleService } from '../../auth/throttle.service';
 import { KbError, KbMessage } from '../../errors/kb-errors';
 import { UsersRepository } from '../../identity/users.repository';
-import { MCP_RATE_POLICY } from '../mcp-scopes';
+import { IdentityLinksService } from '../../identity-links/identity-links.service';
+import { MCP_RATE_POLICY, MCP_SCOPES } from '../mcp-scopes';
 import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
 import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCaller, McpRequest } from './mcp-caller';
 
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 /**
  * `auth:guard` plus `mcp.scope` for /mcp/kb. A tenant MCP token (`mcp_…`) authenticates in its own
- * tenant; a session or personal access token may initialize and list tools, but every tools/call
- * in the JSON-RPC body needs an MCP token carrying the tool's scope. Answers before the transport
- * so that the errors are HTTP statuses with the reference's codes, not JSON-RPC errors.
+ * tenant; an iam access token for this resource (Bearer, or DPoP with its proof) acts as the KB user
+ * its identity is linked to, in that user's tenant, with the MCP scopes the token carries; a session
+ * or personal access token may initialize and list tools, but every tools/call in the JSON-RPC body
+ * needs a token carrying the tool's scope. Answers before the transport so that the errors are
+ * HTTP statuses with the reference's codes, not JSON-RPC errors; 401s and scope refusals carry
+ * the challenge that points clients to the RFC 9728 metadata.
  */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
@@ -31,6 +38,9 @@ export class McpAuthGuard implements CanActivate {
     private readonly throttle: ThrottleService,
     private readonly catalogue: KbToolCatalogue,
     private readonly audit: McpAuditService,
+    private readonly identityLinks: IdentityLinksService,
+    @Inject(ACCESS_TOKEN_AUTHENTICATOR) private readonly iamTokens: AccessTokenAuthenticator,
+    @Inject(AUTH_RESOURCE) private readonly resource: AuthResource,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -49,6 +59,7 @@ export class McpAuthGuard implements CanActivate {
       req.mcpCaller = caller;
       return true;
     } catch (e) {
+      this.challenge(e, req, ctx.switchToHttp().getResponse<Response>());
       if (e instanceof KbError && known.caller) {
         // The calls are refused either way; a failed audit write (logged) must not change the answer.
         await this.auditRefusedCalls(req.body, known.caller, e.code).catch((failure: unknown) => {
@@ -57,6 +68,26 @@ export class McpAuthGuard implements CanActivate {
       }
       throw e;
     }
+  }
+
+  /**
+   * `WWW-Authenticate` on a 401 (RFC 6750 / RFC 9449, with `resource_metadata`, RFC 9728) and on a
+   * missing tool scope (`insufficient_scope` naming it), so an MCP client can find where to sign in.
+   */
+  private challenge(e: unknown, req: McpRequest, res: Response): void {
+    if (!(e instanceof HttpException)) return;
+    const presented = AccessTokenAuthenticator.presented(req.headers);
+    const scheme = presented && presented !== 'malformed' ? presented.scheme : 'Bearer';
+    let failure: Pick<AuthFailure, 'error' | 'description' | 'scope' | 'scheme'> | null = null;
+    if (e instanceof McpTokenRefused) failure = e.failure;
+    else if (e instanceof KbError && e.code === 'mcp_scope_missing') {
+      failure = { error: 'insufficient_scope', description: e.message, scope: String(e.extra['required_scope']), scheme };
+    } else if (e.getStatus() === 401) {
+      // No error code without a credential (RFC 6750 §3.1); one that was presented and refused is invalid.
+      const credential = typeof req.headers.authorization === 'string' && req.headers.authorization !== '';
+      failure = credential && !(e instanceof KbError && e.code === 'mcp_token_required') ? { error: 'invalid_token', description: e.message, scheme } : { scheme };
+    }
+    if (failure) res.setHeader('WWW-Authenticate', wwwAuthenticate(failure, { resourceMetadata: this.resource.metadataUrl, dpopAlgorithms: this.iamTokens.dpopAlgorithms }));
   }
 
   /** One `denied` audit row per tools/call of a refused request, with the refusal's code. */
@@ -72,6 +103,8 @@ export class McpAuthGuard implements CanActivate {
   private async authenticate(req: McpRequest, known: { caller: McpCaller | null }): Promise<McpCaller | null> {
     const header = req.headers.authorization;
     if (typeof header === 'string' && header.length > 0) {
+      const iam = AccessTokenAuthenticator.presented(req.headers);
+      if (iam && iam !== 'malformed' && (iam.scheme === 'DPoP' || JWT_SHAPE.test(iam.token))) return this.fromIam(req, iam, known);
       const credential = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       if (!credential) return null;
       if (credential.startsWith('mcp_')) {
@@ -105,16 +138,39 @@ export class McpAuthGuard implements CanActivate {
     return known.caller;
   }
 
+  /**
+   * An iam access token whose `aud` names this resource (or the shared audience): the KB user its
+   * identity is linked to, in that user's tenant, with the token's MCP scopes as abilities.
+   */
+  private async fromIam(req: McpRequest, presented: { scheme: 'Bearer' | 'DPoP'; token: string }, known: { caller: McpCaller | null }): Promise<McpCaller> {
+    let claims: Record<string, unknown>;
+    try {
+      claims = (await this.iamTokens.verify(req, presented)).payload;
+    } catch (e) {
+      if (e instanceof AccessTokenRejected) throw new McpTokenRefused(e.failure);
+      throw e;
+    }
+    const linked = await this.identityLinks.resolve(claims);
+    if (!linked) throw new KbError(403, 'identity_not_linked', 'No KB user is linked to this identity (same verified e-mail, or an identity link).');
+    const granted = typeof claims['scope'] === 'string' ? (claims['scope'] as string).split(' ') : [];
+    known.caller = { tenantId: linked.tenantId, userId: linked.userId, tokenId: null, scopes: MCP_SCOPES.filter((s) => granted.includes(s)) };
+    const asked = req.headers['x-tenant-id'];
+    if (typeof asked === 'string' && asked !== '' && asked !== linked.tenantId) {
+      throw new KbError(403, 'mcp_tenant_mismatch', "The token's user belongs to another tenant.");
+    }
+    return known.caller;
+  }
+
   /** `mcp.scope`: only tools/call messages (a JSON-RPC batch is checked message by message). */
   private checkToolCalls(body: unknown, caller: McpCaller): void {
     for (const message of Array.isArray(body) ? body : [body]) {
       if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
       const name = (message as { params?: { name?: unknown } }).params?.name;
       if (typeof name !== 'string' || name.trim() === '') throw new KbError(422, 'tool_name_required', 'tools/call needs params.name.');
-      if (caller.scopes === null) throw new KbError(401, 'mcp_token_required', 'Calling a tool needs a tenant MCP token.');
+      if (caller.scopes === null) throw new KbError(401, 'mcp_token_required', 'Calling a tool needs a tenant MCP token or an iam token for this server.');
       const scope = this.catalogue.find(name)?.scope;
       if (scope && !caller.scopes.includes(scope)) {
-        throw new KbError(403, 'mcp_scope_missing', `The MCP token lacks the ${scope} scope.`, { required_scope: scope });
+        throw new KbError(403, 'mcp_scope_missing', `The token lacks the ${scope} scope.`, { required_scope: scope });
       }
     }
   }
@@ -124,5 +180,12 @@ export class McpAuthGuard implements CanActivate {
     const subject = caller.tokenId ? [`token:${caller.tokenId}`] : [`user:${caller.userId}`];
     const retryAfter = await this.throttle.limit(res, MCP_RATE_POLICY, subject);
     if (retryAfter !== null) throw new KbMessage(429, 'Too Many Attempts.');
+  }
+}
+
+/** An iam token refused by the shared authenticator: 401 `invalid_token` / `invalid_dpop_proof` with its challenge. */
+class McpTokenRefused extends KbError {
+  constructor(readonly failure: AuthFailure) {
+    super(failure.status, failure.error ?? 'invalid_token', failure.description ?? 'The access token is invalid.');
   }
 }

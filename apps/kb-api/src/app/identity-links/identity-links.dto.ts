@@ -1,0 +1,24 @@
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class CreateIdentityLinkDto {
+  /** The iam subject (`sub` of its access tokens: the iam user id). */
+  @Transform(trim)
+  @IsString({ message: 'The subject field is required.' })
+  @IsNotEmpty({ message: 'The subject field is required.' })
+  @MaxLength(255, { message: 'The subject field must not be greater than 255 characters.' })
+  subject!: string;
+
+  /** The KB user of the active tenant the identity acts as. */
+  @IsString({ message: 'The user id field is required.' })
+  @Matches(/^[1-9][0-9]{0,17}$/, { message: 'The selected user id is invalid.' })
+  user_id!: string;
+
+  /** The token issuer; default iam's (IAM_ISSUER). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'The issuer field must be a valid URL.' })
+  @MaxLength(500, { message: 'The issuer field must not be greater than 500 characters.' })
+  issuer?: string;
+}
