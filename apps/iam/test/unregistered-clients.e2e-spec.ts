@@ -184,6 +184,11 @@ describe('iam: clients that were never registered', () => {
   describe('RFC 7591 registration', () => {
     const metadata = { client_name: 'Registered Tool', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', scope: 'openid kb:read iam:clients.manage' };
 
+    it('is listed in discovery, as metadata documents are', async () => {
+      const d = await json(await fetch(`${iam.url}/.well-known/oauth-authorization-server`));
+      expect(d).toMatchObject({ registration_endpoint: `${iam.issuer}/oauth/register`, client_id_metadata_document_supported: true });
+    });
+
     it('needs the initial access token', async () => {
       const none = await register(metadata);
       expect(none.status).toBe(401);

@@ -189,6 +189,22 @@ export const IAM_OPENAPI = {
       },
     },
     '/oauth/userinfo': { get: userinfo('OIDC userinfo'), post: userinfo('OIDC userinfo (POST form)') },
+    '/oauth/register': {
+      post: {
+        summary: 'RFC 7591 dynamic registration of a public client (for clients that cannot use a Client ID Metadata Document)',
+        description:
+          'Needs `Authorization: Bearer <initial access token>` (IAM_REGISTRATION_INITIAL_ACCESS_TOKENS); 404 while none is configured. Registers a public client only: `token_endpoint_auth_method` none, grants authorization_code (+ refresh_token), PKCE S256 required at authorize, consent asked on first use. Redirect URIs: https, or http on a loopback address (RFC 8252). Scopes are limited to IAM_UNREGISTERED_CLIENT_SCOPES. Unknown metadata is ignored. Cache-Control: no-store.',
+        security: [{ bearer: [] }],
+        requestBody: jsonBody(ref('ClientRegistration')),
+        responses: {
+          '201': answer('The client is registered (no secret is ever issued)', json(ref('ClientInformation'))),
+          '400': oauthError('`invalid_redirect_uri` or `invalid_client_metadata` (a confidential method, a secret or keys, a grant other than authorization_code/refresh_token, a body that is not a JSON object)'),
+          '401': oauthError('`invalid_token`: no initial access token (WWW-Authenticate: Bearer) or a wrong one (Bearer error="invalid_token")'),
+          '404': oauthError('`not_found`: dynamic registration is off'),
+          '429': rateLimited,
+        },
+      },
+    },
     '/oauth/client-secret': {
       post: {
         summary: 'Self-fetch: a client picks up its automatically rotated secret exactly once',
@@ -417,8 +433,34 @@ export const IAM_OPENAPI = {
         scopes_supported: { type: 'array', items: { enum: [...SCOPE_CATALOG] } },
         grant_types_supported: { type: 'array', items: str },
         code_challenge_methods_supported: { type: 'array', items: { const: 'S256' } },
+        registration_endpoint: { type: 'string', description: 'Only while dynamic registration is on (IAM_REGISTRATION_INITIAL_ACCESS_TOKENS)' },
+        client_id_metadata_document_supported: { type: 'boolean', description: 'Whether a client_id may be the https URL of a Client ID Metadata Document (IAM_CIMD_HOSTS)' },
         acr_values_supported: { type: 'array', items: str },
       }),
+      ClientRegistration: obj(
+        {
+          redirect_uris: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', format: 'uri' } },
+          client_name: { type: 'string', minLength: 1, maxLength: 200 },
+          token_endpoint_auth_method: { const: 'none' },
+          grant_types: { type: 'array', items: { enum: ['authorization_code', 'refresh_token'] }, description: 'Default: authorization_code' },
+          response_types: { type: 'array', items: { const: 'code' } },
+          scope: { type: 'string', maxLength: 1000, description: 'Space-separated; what IAM_UNREGISTERED_CLIENT_SCOPES does not allow is left out' },
+        },
+        ['redirect_uris'],
+      ),
+      ClientInformation: obj(
+        {
+          client_id: str,
+          client_id_issued_at: int,
+          client_name: str,
+          redirect_uris: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', format: 'uri' } },
+          grant_types: { type: 'array', items: str },
+          response_types: { type: 'array', items: { const: 'code' } },
+          token_endpoint_auth_method: { const: 'none' },
+          scope: str,
+        },
+        ['client_id', 'client_id_issued_at', 'redirect_uris', 'token_endpoint_auth_method'],
+      ),
       ApplicationManifest: obj(
         {
           name: { type: 'string', minLength: 1, maxLength: 200 },

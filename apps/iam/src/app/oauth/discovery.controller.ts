@@ -1,11 +1,15 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { UnregisteredClientPolicy } from '../registration/unregistered-client-policy';
 import { SCOPE_CATALOG } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
 
 /** OpenID Provider / RFC 8414 metadata; both well-known URLs serve the same document. */
 @Controller('.well-known')
 export class DiscoveryController {
-  constructor(private readonly issuer: TokenIssuer) {}
+  constructor(
+    private readonly issuer: TokenIssuer,
+    private readonly unregistered: UnregisteredClientPolicy,
+  ) {}
 
   private document() {
     const iss = this.issuer.issuer;
@@ -31,6 +35,9 @@ export class DiscoveryController {
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
       token_endpoint_auth_signing_alg_values_supported: ['ES256'],
       code_challenge_methods_supported: ['S256'],
+      // Clients that were never registered (docs/iam.md): each only while its policy turns it on.
+      ...(this.unregistered.registrationEnabled ? { registration_endpoint: `${iss}/oauth/register` } : {}),
+      client_id_metadata_document_supported: this.unregistered.metadataDocumentsEnabled,
     };
   }
 
