@@ -49,6 +49,18 @@ const clientAuthFields = {
   client_assertion_type: { const: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' },
   client_assertion: { type: 'string', description: 'ES256 JWT signed by the client (private_key_jwt)' },
 };
+const resourceParam = {
+  type: 'array',
+  items: { type: 'string', format: 'uri' },
+  description: 'RFC 8707 resource indicator, repeatable: the access token\'s `aud`; each must be one of IAM_RESOURCE_INDICATORS (`resources_supported` in discovery), else `invalid_target`',
+};
+const dpopHeader = {
+  name: 'DPoP',
+  in: 'header',
+  required: false,
+  description: 'RFC 9449 proof (a `dpop+jwt` signed by the client\'s key, htm POST, htu this endpoint); with it the access token is bound to the key (`token_type: DPoP`, `cnf.jkt`)',
+  schema: str,
+};
 const discovery = {
   summary: 'OpenID Provider / RFC 8414 authorization server metadata (both URLs serve the same document)',
   security: [],
@@ -108,7 +120,7 @@ export const IAM_OPENAPI = {
       get: {
         summary: 'Authorization request (response_type=code, PKCE S256)',
         description:
-          'Without a usable session the browser goes to the sign-in pages (then step-up and consent as needed) and comes back. The answer redirects to redirect_uri with `code`, `state` and `iss`, or with `error`. A request whose client or redirect_uri cannot be trusted gets an HTML error page instead of a redirect. Each parameter appears at most once.',
+          'Without a usable session the browser goes to the sign-in pages (then step-up and consent as needed) and comes back. The answer redirects to redirect_uri with `code`, `state` and `iss`, or with `error`. A request whose client or redirect_uri cannot be trusted, or whose `request_uri` is unknown, expired or used, gets an HTML error page instead of a redirect. Each parameter appears at most once, except `resource`. With `request_uri` (from POST /oauth/par) only the pushed parameters count; a client that requires PAR (or OAUTH_REQUIRE_PAR) gets `invalid_request` without one.',
         security: [{ session: [] }],
         parameters: [
           query('response_type', { const: 'code' }, undefined, true),
@@ -122,6 +134,9 @@ export const IAM_OPENAPI = {
           query('prompt', { enum: ['none', 'login', 'consent'] }),
           query('max_age', { type: 'integer', minimum: 0 }, 'Seconds since the last sign-in beyond which the user signs in again'),
           query('acr_values', str, 'Space-separated acceptable levels (`aal1`, `aal2`); the lowest known one is required'),
+          { name: 'resource', in: 'query', required: false, schema: resourceParam, style: 'form', explode: true },
+          query('request_uri', { type: 'string', pattern: '^urn:ietf:params:oauth:request_uri:' }, 'A pushed request (RFC 9126), usable once'),
+          query('dpop_jkt', { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' }, 'RFC 9449 §10: the code is redeemed only with a DPoP proof of this key'),
         ],
         responses: {
           '302': redirect('To redirect_uri (code or error), or to /login, /login/step-up or /login/consent'),
@@ -133,8 +148,9 @@ export const IAM_OPENAPI = {
     '/oauth/token': {
       post: {
         summary: 'Token endpoint: authorization_code, client_credentials, refresh_token',
-        description: `${clientAuth} A refresh token is rotated on every use; presenting a used one ends its whole family. Answers carry Cache-Control: no-store.`,
+        description: `${clientAuth} A refresh token is rotated on every use; presenting a used one ends its whole family. A public client's refresh token issued with a DPoP proof works only with a proof of the same key. \`resource\` narrows the grant's resources (none: all of them; none granted: the default audience). With OAUTH_DPOP_NONCE_REQUIRED a proof must carry the nonce of the \`DPoP-Nonce\` header (400 \`use_dpop_nonce\` gives one). Answers carry Cache-Control: no-store.`,
         security: [{ clientBasic: [] }, {}],
+        parameters: [dpopHeader],
         requestBody: form(
           obj(
             {
@@ -144,6 +160,7 @@ export const IAM_OPENAPI = {
               redirect_uri: { type: 'string', format: 'uri' },
               refresh_token: str,
               scope: { type: 'string', description: 'Space-separated; an unknown scope is invalid_scope, a known one the client may not have is dropped' },
+              resource: resourceParam,
               ...clientAuthFields,
             },
             ['grant_type'],
@@ -151,8 +168,42 @@ export const IAM_OPENAPI = {
         ),
         responses: {
           '200': answer('Tokens', json(ref('TokenResponse'))),
-          '400': oauthError('`invalid_request` (also a body that is not form-encoded, or a repeated parameter), `invalid_grant`, `invalid_scope`, `unauthorized_client`, `unsupported_grant_type`'),
+          '400': oauthError('`invalid_request` (also a body that is not form-encoded, or a repeated parameter), `invalid_grant`, `invalid_scope`, `invalid_target`, `invalid_dpop_proof` (also a replayed proof), `use_dpop_nonce`, `unauthorized_client`, `unsupported_grant_type`'),
           '401': oauthError('`invalid_client` (WWW-Authenticate: Basic when Basic was used)'),
+          '429': rateLimited,
+        },
+      },
+    },
+    '/oauth/par': {
+      post: {
+        summary: 'RFC 9126 pushed authorization request: the authorize parameters, answered with a single-use request_uri',
+        description: `${clientAuth} The parameters are checked as the authorize endpoint checks them, but errors answer here as JSON. A DPoP proof binds the code to its key (dpop_jkt). The request_uri works once, for this client, for OAUTH_PAR_TTL_SEC. Answers carry Cache-Control: no-store.`,
+        security: [{ clientBasic: [] }, {}],
+        parameters: [dpopHeader],
+        requestBody: form(
+          obj(
+            {
+              response_type: { const: 'code' },
+              redirect_uri: { type: 'string', format: 'uri' },
+              scope: str,
+              state: str,
+              nonce: str,
+              code_challenge: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+              code_challenge_method: { const: 'S256' },
+              prompt: { enum: ['none', 'login', 'consent'] },
+              max_age: { type: 'integer', minimum: 0 },
+              acr_values: str,
+              dpop_jkt: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+              resource: resourceParam,
+              ...clientAuthFields,
+            },
+            ['response_type'],
+          ),
+        ),
+        responses: {
+          '201': answer('Pushed', json(obj({ request_uri: { type: 'string', pattern: '^urn:ietf:params:oauth:request_uri:' }, expires_in: int }, ['request_uri', 'expires_in']))),
+          '400': oauthError('`invalid_request` (also an unregistered redirect_uri, a `request_uri` in the body, or a body that is not form-encoded), `invalid_scope`, `invalid_target`, `unauthorized_client`, `unsupported_response_type`, `request_not_supported`, `invalid_dpop_proof`, `use_dpop_nonce`'),
+          '401': oauthError('`invalid_client`'),
           '429': rateLimited,
         },
       },
@@ -413,8 +464,8 @@ export const IAM_OPENAPI = {
       Message: obj({ message: str }, ['message']),
       TokenResponse: obj(
         {
-          access_token: { type: 'string', description: 'ES256 JWT (typ at+jwt)' },
-          token_type: { const: 'Bearer' },
+          access_token: { type: 'string', description: 'ES256 JWT (typ at+jwt); `aud` is the requested resource(s), else the default audience; `cnf.jkt` when DPoP-bound' },
+          token_type: { enum: ['Bearer', 'DPoP'] },
           expires_in: int,
           scope: str,
           refresh_token: { type: 'string', description: 'iamrt_…; for user grants with offline_access' },
@@ -436,6 +487,12 @@ export const IAM_OPENAPI = {
         registration_endpoint: { type: 'string', description: 'Only while dynamic registration is on (IAM_REGISTRATION_INITIAL_ACCESS_TOKENS)' },
         client_id_metadata_document_supported: { type: 'boolean', description: 'Whether a client_id may be the https URL of a Client ID Metadata Document (IAM_CIMD_HOSTS)' },
         acr_values_supported: { type: 'array', items: str },
+        prompt_values_supported: { type: 'array', items: { enum: ['none', 'login', 'consent'] } },
+        pushed_authorization_request_endpoint: str,
+        require_pushed_authorization_requests: bool,
+        dpop_signing_alg_values_supported: { type: 'array', items: str },
+        resource_indicators_supported: bool,
+        resources_supported: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'The RFC 8707 resource indicators accepted (IAM_RESOURCE_INDICATORS)' },
       }),
       ClientRegistration: obj(
         {

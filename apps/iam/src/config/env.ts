@@ -174,6 +174,37 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @Min(0)
   IAM_OAUTH_CLIENT_SECRET_WARN_DAYS: number = 14;
 
+  /**
+   * RFC 8707 resource indicators clients may ask tokens for (comma-separated absolute URIs, no
+   * fragment): the `aud` of such tokens. Unset: the platform's MCP servers behind the issuer's
+   * origin, `{IAM_ISSUER}/mcp/kb` and `{IAM_ISSUER}/evidence-risk-review/mcp`.
+   */
+  @IsOptional()
+  @IsString()
+  IAM_RESOURCE_INDICATORS?: string;
+
+  /** RFC 9126: lifetime of a pushed authorization request's request_uri, seconds. */
+  @IsInt()
+  @Min(10)
+  @Max(600)
+  OAUTH_PAR_TTL_SEC: number = 60;
+
+  /** How long a pushed request stays usable while the user signs in or consents, seconds. */
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  OAUTH_PAR_INTERACTION_TTL_SEC: number = 1800;
+
+  /** RFC 9126 `require_pushed_authorization_requests` for every client (each client can also require it). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  OAUTH_REQUIRE_PAR: boolean = false;
+
+  /** RFC 9449 §8: DPoP proofs at iam must carry a nonce iam issued (`use_dpop_nonce` otherwise). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  OAUTH_DPOP_NONCE_REQUIRED: boolean = false;
+
   /** `POST /oauth/client-secret` (self-fetch of an automatically rotated secret); off by default. */
   @Transform(toBoolean)
   @IsBoolean()

@@ -72,6 +72,14 @@ export class OAuthClient {
   @Column({ type: 'text', nullable: true })
   secretPendingEncrypted: string | null;
 
+  /** RFC 9126 §6: this client's authorization requests must arrive through the PAR endpoint. */
+  @Column({ default: false })
+  requirePushedAuthorizationRequests: boolean;
+
+  /** RFC 9449 §5.2: this client's token requests must carry a DPoP proof (no plain bearer tokens). */
+  @Column({ default: false })
+  dpopBoundAccessTokens: boolean;
+
   @Column({ type: 'text', default: 'static' })
   registrationType: RegistrationType;
 

@@ -44,7 +44,9 @@ export class ConsentController {
   /** The authorization request behind return_to, re-checked: client, redirect and scopes. */
   private async request(returnTo: unknown) {
     if (typeof returnTo !== 'string' || !returnTo.startsWith('/oauth/authorize?')) return undefined;
-    const query = Object.fromEntries(new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1)));
+    // A pushed request (RFC 9126) is read through its request_uri, without spending it.
+    const query = await this.authorize.pendingRequest(Object.fromEntries(new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1))));
+    if (!query) return undefined;
     const client = query['client_id'] ? await this.clients.findByClientId(query['client_id']) : null;
     if (!client || client.revokedAt) return undefined;
     let scopes: string[];

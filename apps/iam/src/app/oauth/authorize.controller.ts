@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { SessionService } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
 import { OAuthErrorFilter } from './oauth-error';
+import { AuthorizationParams } from './pushed-requests';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -27,10 +28,12 @@ export class AuthorizeController {
 
   @Get('authorize')
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const query: Record<string, string | undefined> = {};
+    const query: AuthorizationParams = {};
     for (const [k, v] of Object.entries(req.query)) {
-      if (typeof v !== 'string') return errorPage(res, 400, 'invalid_request', `parameter ${k} must appear once`);
-      query[k] = v;
+      // RFC 8707 §2: `resource` may repeat; every other parameter appears once.
+      if (k === 'resource' && Array.isArray(v) && v.every((x) => typeof x === 'string')) query[k] = v as string[];
+      else if (typeof v !== 'string') return errorPage(res, 400, 'invalid_request', `parameter ${k} must appear once`);
+      else query[k] = v;
     }
     try {
       const outcome = await this.authorizeService.authorize(query, req.originalUrl, await this.sessions.read(req));
@@ -46,7 +49,7 @@ export class AuthorizeController {
           return res.redirect(302, `/login/consent?return_to=${next}`);
       }
     } catch (e) {
-      if (e instanceof UntrustedRedirectError) return errorPage(res, 400, 'invalid_request', e.message);
+      if (e instanceof UntrustedRedirectError) return errorPage(res, 400, e.error, e.message);
       throw e;
     }
   }

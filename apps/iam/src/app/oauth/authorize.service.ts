@@ -8,12 +8,44 @@ import { GrantsRepository } from '../grants/grants.repository';
 import { ConsentsRepository } from '../consent/consents.repository';
 import { AAL_RANK, Aal, IamSession } from '../session/session.service';
 import { OAuthError } from './oauth-error';
+import { AuthorizationParams, PushedRequests } from './pushed-requests';
+import { ResourceIndicators } from './resource-indicators';
 import { grantScopes } from './scopes';
 
-type Query = Record<string, string | undefined>;
+type Query = AuthorizationParams;
 
-/** A failure shown on a page of ours: the redirect_uri could not be trusted. */
-export class UntrustedRedirectError extends Error {}
+/** A failure shown on a page of ours: the redirect_uri (or the whole request) could not be trusted. */
+export class UntrustedRedirectError extends Error {
+  constructor(
+    message: string,
+    readonly error = 'invalid_request',
+  ) {
+    super(message);
+  }
+}
+
+/** A parameter that may appear once (the controllers refuse repeats of anything but `resource`). */
+const str = (q: Query, k: string): string | undefined => {
+  const v = q[k];
+  return Array.isArray(v) ? v[0] : v;
+};
+/** `resource` may repeat (RFC 8707 §2). */
+export const resourcesOf = (q: Query): string[] => {
+  const v = q['resource'];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+};
+
+/** What an authorization request asks for, once checked (at the authorize and PAR endpoints alike). */
+export interface CheckedRequest {
+  redirectUri: string;
+  scopes: string[];
+  challenge?: string;
+  resources: string[];
+  /** RFC 9449 §10: the key the code will be bound to. */
+  dpopJkt?: string;
+  maxAge?: number;
+  required?: Aal;
+}
 
 export type AuthorizeOutcome =
   | { kind: 'redirect'; url: string }
@@ -38,11 +70,13 @@ export function requiredAal(acrValues: string | undefined): Aal | undefined {
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * GET /oauth/authorize (RFC 6749 §4.1, PKCE RFC 7636): checks the client and redirect_uri first
  * (failures there are never redirected), then everything else with errors sent back to the
  * redirect_uri, then the session (login when missing, stale or forced), then issues a code.
+ * A `request_uri` (RFC 9126) stands for the parameters the client pushed, used once.
  */
 @Injectable()
 export class AuthorizeService {
@@ -53,68 +87,107 @@ export class AuthorizeService {
     private readonly clock: Clock,
     private readonly config: ConfigService,
     private readonly consents: ConsentsRepository,
+    private readonly pushed: PushedRequests,
+    private readonly resourceIndicators: ResourceIndicators,
   ) {}
 
   private get issuer(): string {
     return this.config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
   }
 
-  async authorize(q: Query, originalUrl: string, session: IamSession | undefined): Promise<AuthorizeOutcome> {
-    const client = q['client_id'] ? await this.clients.findByClientId(q['client_id']) : null;
+  /**
+   * Everything about an authorization request that does not depend on the user, as the authorize
+   * and PAR endpoints both check it; failures are OAuthErrors (sent to the redirect_uri by
+   * authorize, answered as JSON by PAR). The redirect_uri itself is checked first, by the caller.
+   */
+  check(client: OAuthClient, redirectUri: string, q: Query): CheckedRequest {
+    if (str(q, 'response_type') !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+    if (!client.grantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code grant');
+    const scopes = grantScopes(str(q, 'scope'), client.scopes);
+
+    const challenge = str(q, 'code_challenge');
+    const method = str(q, 'code_challenge_method');
+    if (challenge !== undefined || method !== undefined) {
+      if (method !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
+      if (!challenge || !CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge must be a base64url SHA-256 digest');
+    } else if (!client.isConfidential && this.config.get<boolean>('OAUTH_REQUIRE_PKCE', true)) {
+      throw OAuthError.invalidRequest('PKCE (code_challenge with S256) is required for public clients');
+    }
+    const resources = this.resourceIndicators.requested(resourcesOf(q));
+    const dpopJkt = str(q, 'dpop_jkt');
+    if (dpopJkt !== undefined && !THUMBPRINT.test(dpopJkt)) throw OAuthError.invalidRequest('dpop_jkt must be a base64url SHA-256 JWK thumbprint');
+
+    const rawMaxAge = str(q, 'max_age');
+    const maxAge = rawMaxAge !== undefined ? Number(rawMaxAge) : undefined;
+    if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) throw OAuthError.invalidRequest('max_age must be a non-negative integer');
+    const required = requiredAal(str(q, 'acr_values'));
+    if (required && !REACHABLE.includes(required)) throw new OAuthError('unmet_authentication_requirements', `${required} is not offered by this server`);
+    return { redirectUri, scopes, challenge, resources, dpopJkt, maxAge, required };
+  }
+
+  async authorize(query: Query, originalUrl: string, session: IamSession | undefined): Promise<AuthorizeOutcome> {
+    const clientId = str(query, 'client_id');
+    const client = clientId ? await this.clients.findByClientId(clientId) : null;
     if (!client || client.revokedAt) throw new UntrustedRedirectError('unknown or revoked client_id');
-    const redirectUri = this.trustedRedirect(client, q['redirect_uri']);
+    const requestUri = str(query, 'request_uri');
+    let q = query;
+    if (requestUri !== undefined) {
+      // RFC 9126 §4: only the pushed parameters count; the request_uri is spent whatever follows.
+      const pushed = await this.pushed.consume(client.clientId, requestUri);
+      if (!pushed) throw new UntrustedRedirectError('request_uri is unknown, expired or already used', 'invalid_request_uri');
+      q = { ...pushed, client_id: client.clientId };
+    }
+    const redirectUri = this.trustedRedirect(client, str(q, 'redirect_uri'));
+    const state = str(q, 'state');
     const back = (params: Record<string, string>) => {
       const url = new URL(redirectUri);
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-      if (q['state'] !== undefined) url.searchParams.set('state', q['state']);
+      if (state !== undefined) url.searchParams.set('state', state);
       url.searchParams.set('iss', this.issuer);
       return { kind: 'redirect' as const, url: url.toString() };
     };
     const fail = (error: string, description: string) => back({ error, error_description: description });
 
-    if (q['response_type'] !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-    if (!client.grantTypes.includes('authorization_code')) return fail('unauthorized_client', 'the client may not use the authorization code grant');
-    let scopes: string[];
+    if (requestUri === undefined && (client.requirePushedAuthorizationRequests || this.config.get<boolean>('OAUTH_REQUIRE_PAR', false))) {
+      return fail('invalid_request', 'authorization requests of this client must be pushed to the PAR endpoint first');
+    }
+    let request: CheckedRequest;
     try {
-      scopes = grantScopes(q['scope'], client.scopes);
+      request = this.check(client, redirectUri, q);
     } catch (e) {
-      return fail('invalid_scope', (e as OAuthError).description);
+      if (e instanceof OAuthError) return fail(e.error, e.description);
+      throw e;
     }
+    const { scopes, maxAge, required } = request;
 
-    const challenge = q['code_challenge'];
-    const method = q['code_challenge_method'];
-    if (challenge !== undefined || method !== undefined) {
-      if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-      if (!challenge || !CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
-    } else if (!client.isConfidential && this.config.get<boolean>('OAUTH_REQUIRE_PKCE', true)) {
-      return fail('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
-    }
-
-    const prompts = (q['prompt'] ?? '').split(' ').filter(Boolean);
-    const maxAge = q['max_age'] !== undefined ? Number(q['max_age']) : undefined;
-    if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) return fail('invalid_request', 'max_age must be a non-negative integer');
-    const required = requiredAal(q['acr_values']);
-    if (required && !REACHABLE.includes(required)) return fail('unmet_authentication_requirements', `${required} is not offered by this server`);
+    const prompts = (str(q, 'prompt') ?? '').split(' ').filter(Boolean);
     const now = this.clock.nowSec();
     const stale = session && maxAge !== undefined && now - session.authTime > maxAge;
-    // Once the user signed in, the same URL must not ask again (or it would loop): prompt and
-    // max_age are dropped from where the login pages send the browser back.
-    const resume = (drop: string[]) => {
+    // Once the user signed in, the same request must not ask again (or it would loop): prompt and
+    // max_age are dropped from where the login pages send the browser back. A pushed request was
+    // spent above, so it continues under a new single-use request_uri that lives as long as an
+    // interaction may take.
+    const resume = async (): Promise<string> => {
+      if (requestUri !== undefined) {
+        const rest: Query = { ...q, prompt: undefined, max_age: undefined, client_id: undefined };
+        const next = await this.pushed.push(client.clientId, rest, this.config.get<number>('OAUTH_PAR_INTERACTION_TTL_SEC', 1800));
+        return `/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, request_uri: next }).toString()}`;
+      }
       const url = new URL(originalUrl, this.issuer);
-      for (const k of drop) url.searchParams.delete(k);
+      for (const k of ['prompt', 'max_age']) url.searchParams.delete(k);
       return `${url.pathname}?${url.searchParams.toString()}`;
     };
     if (!session || stale || prompts.includes('login')) {
       if (prompts.includes('none')) return fail('login_required', 'the user must sign in');
-      return { kind: 'login', returnTo: resume(['prompt', 'max_age']) };
+      return { kind: 'login', returnTo: await resume() };
     }
     if (required && AAL_RANK[session.acr] < AAL_RANK[required]) {
       if (prompts.includes('none')) return fail('interaction_required', `the session is below ${required}`);
-      return { kind: 'step_up', returnTo: resume(['prompt', 'max_age']), required };
+      return { kind: 'step_up', returnTo: await resume(), required };
     }
     if (!client.firstParty && (prompts.includes('consent') || !(await this.consents.covers(session.sub, client.clientId, scopes)))) {
       if (prompts.includes('none')) return fail('consent_required', 'the user has not allowed this client');
-      return { kind: 'consent', returnTo: resume(['prompt', 'max_age']) };
+      return { kind: 'consent', returnTo: await resume() };
     }
 
     const code = randomString(32);
@@ -127,18 +200,34 @@ export class AuthorizeService {
       user_id: session.sub,
       redirect_uri: redirectUri,
       scopes,
-      code_challenge: challenge ?? null,
-      nonce: q['nonce'] ?? null,
+      code_challenge: request.challenge ?? null,
+      nonce: str(q, 'nonce') ?? null,
       auth_time: new Date(session.authTime * 1000),
       acr: session.acr,
       amr: session.amr,
+      resources: request.resources,
+      dpop_jkt: request.dpopJkt ?? null,
       expires_at: new Date(this.clock.now().getTime() + ttl * 1000),
     });
     return back({ code });
   }
 
+  /**
+   * The parameters behind an authorize URL the login pages carry: its query, or for a pushed
+   * request what was pushed (read, not spent). Undefined when the request_uri is no longer usable.
+   */
+  async pendingRequest(query: Record<string, string>): Promise<Record<string, string | undefined> | undefined> {
+    const requestUri = query['request_uri'];
+    if (requestUri === undefined) return query;
+    const pushed = query['client_id'] ? await this.pushed.peek(query['client_id'], requestUri) : undefined;
+    if (!pushed) return undefined;
+    const flat: Record<string, string | undefined> = { client_id: query['client_id'] };
+    for (const k of Object.keys(pushed)) flat[k] = str(pushed, k);
+    return flat;
+  }
+
   /** The redirect a user's refusal on the consent page produces; undefined when the request is not trustworthy. */
-  async denied(q: Query): Promise<string | undefined> {
+  async denied(q: Record<string, string | undefined>): Promise<string | undefined> {
     const client = q['client_id'] ? await this.clients.findByClientId(q['client_id']) : null;
     if (!client || client.revokedAt) return undefined;
     const url = new URL(this.trustedRedirect(client, q['redirect_uri']));
@@ -150,7 +239,7 @@ export class AuthorizeService {
   }
 
   /** Exact string match against the registered URIs; without one, the only registered URI. */
-  private trustedRedirect(client: OAuthClient, requested: string | undefined): string {
+  trustedRedirect(client: OAuthClient, requested: string | undefined): string {
     if (requested === undefined) {
       if (client.redirectUris.length === 1) return client.redirectUris[0];
       throw new UntrustedRedirectError('redirect_uri is required');

@@ -1,4 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DPOP_SIGNING_ALGS } from '@platform/auth';
+import { ResourceIndicators } from './resource-indicators';
 import { UnregisteredClientPolicy } from '../registration/unregistered-client-policy';
 import { SCOPE_CATALOG } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
@@ -9,6 +12,8 @@ export class DiscoveryController {
   constructor(
     private readonly issuer: TokenIssuer,
     private readonly unregistered: UnregisteredClientPolicy,
+    private readonly resources: ResourceIndicators,
+    private readonly config: ConfigService,
   ) {}
 
   private document() {
@@ -17,6 +22,9 @@ export class DiscoveryController {
       issuer: iss,
       authorization_endpoint: `${iss}/oauth/authorize`,
       token_endpoint: `${iss}/oauth/token`,
+      pushed_authorization_request_endpoint: `${iss}/oauth/par`,
+      // Global setting; a client can also require PAR for itself (RFC 9126 §5, §6).
+      require_pushed_authorization_requests: this.config.get<boolean>('OAUTH_REQUIRE_PAR', false),
       userinfo_endpoint: `${iss}/oauth/userinfo`,
       revocation_endpoint: `${iss}/oauth/revoke`,
       introspection_endpoint: `${iss}/oauth/introspect`,
@@ -29,7 +37,7 @@ export class DiscoveryController {
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'at_hash', 'sid', 'email', 'name'],
       // aal3 is never issued (no attestation check of authenticators; see docs/iam.md).
       acr_values_supported: ['aal1', 'aal2'],
-      prompt_values_supported: ['none', 'login'],
+      prompt_values_supported: ['none', 'login', 'consent'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
@@ -38,6 +46,11 @@ export class DiscoveryController {
       // Clients that were never registered (docs/iam.md): each only while its policy turns it on.
       ...(this.unregistered.registrationEnabled ? { registration_endpoint: `${iss}/oauth/register` } : {}),
       client_id_metadata_document_supported: this.unregistered.metadataDocumentsEnabled,
+      dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
+      // RFC 8707 defines no metadata of its own: this names the `resource` values accepted (each
+      // resource also points here through its RFC 9728 metadata).
+      resource_indicators_supported: true,
+      resources_supported: [...this.resources.known],
     };
   }
 

@@ -34,6 +34,14 @@ export class OAuthError extends Error {
   static invalidScope(d: string) {
     return new OAuthError('invalid_scope', d);
   }
+  /** RFC 8707 §2: a resource that is unknown, malformed or not part of the grant. */
+  static invalidTarget(d: string) {
+    return new OAuthError('invalid_target', d);
+  }
+  /** RFC 9449 §5: the DPoP proof cannot be accepted. */
+  static invalidDpopProof(d: string) {
+    return new OAuthError('invalid_dpop_proof', d);
+  }
 }
 
 /** The OAuth endpoints answer in RFC 6749's shape, never problem+json, and never cache. */

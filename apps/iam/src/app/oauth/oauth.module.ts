@@ -9,9 +9,13 @@ import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { DiscoveryController } from './discovery.controller';
+import { DpopProofs } from './dpop-proofs.service';
 import { LocalTokenVerifier } from './local-token-verifier.service';
+import { ParController } from './par.controller';
+import { PushedRequests } from './pushed-requests';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { OAuthRequestCounter } from './request-counter';
+import { ResourceIndicators } from './resource-indicators';
 import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
 import { TokenFastRoute } from './token.fast-route';
@@ -21,7 +25,7 @@ import { UserTokensService } from './user-tokens.service';
 
 @Module({
   imports: [ClientsModule, KeysModule],
-  controllers: [AuthorizeController, TokenController, DiscoveryController, UserinfoController, RevocationController],
+  controllers: [AuthorizeController, TokenController, ParController, DiscoveryController, UserinfoController, RevocationController],
   providers: [
     AuthorizeService,
     ClientAuthenticator,
@@ -35,6 +39,9 @@ import { UserTokensService } from './user-tokens.service';
     SessionService,
     ConsentsRepository,
     TokenFastRoute,
+    DpopProofs,
+    PushedRequests,
+    ResourceIndicators,
   ],
   exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, OAuthRequestCounter, AuthorizeService, SessionService, UsersRepository, ConsentsRepository],
 })

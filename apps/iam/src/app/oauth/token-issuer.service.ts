@@ -8,6 +8,10 @@ export interface AccessTokenRequest {
   sub: string;
   clientId: string;
   scopes: string[];
+  /** RFC 8707 resources the token is for; none: the configured default audience. */
+  resources?: string[];
+  /** RFC 9449: thumbprint of the DPoP key the token is bound to (`cnf.jkt`). */
+  jkt?: string;
   /** auth_time/acr/amr for user tokens. */
   extra?: Record<string, unknown>;
 }
@@ -43,15 +47,17 @@ export class TokenIssuer {
     const now = this.clock.nowSec();
     const jti = randomUUID();
     const header = { alg: 'ES256', typ: 'at+jwt', kid: signer.kid };
+    const resources = r.resources ?? [];
     const claims = {
       iss: this.issuer,
       sub: r.sub,
-      aud: this.audience,
+      aud: resources.length === 0 ? this.audience : resources.length === 1 ? resources[0] : resources,
       client_id: r.clientId,
       scope: r.scopes.join(' '),
       iat: now,
       exp: now + this.ttlSec,
       jti,
+      ...(r.jkt !== undefined ? { cnf: { jkt: r.jkt } } : {}),
       ...r.extra,
     };
     const input = `${b64url(header)}.${b64url(claims)}`;

@@ -1,13 +1,14 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ClientAuthenticator } from './client-authenticator.service';
+import { DpopProofs } from './dpop-proofs.service';
+import { readForm } from './form';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { ResourceIndicators } from './resource-indicators';
 import { grantScopes } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
 import { UserTokensService } from './user-tokens.service';
-
-type Form = Record<string, string | undefined>;
 
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
@@ -17,12 +18,14 @@ export class TokenController {
     private readonly authenticator: ClientAuthenticator,
     private readonly issuer: TokenIssuer,
     private readonly userTokens: UserTokensService,
+    private readonly dpop: DpopProofs,
+    private readonly resources: ResourceIndicators,
   ) {}
 
   @Post('token')
   @HttpCode(200)
   async token(
-    @Body() body: Form,
+    @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -30,24 +33,24 @@ export class TokenController {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw OAuthError.invalidRequest('the body must be application/x-www-form-urlencoded');
     }
-    const form = Object.fromEntries(
-      Object.entries(body ?? {}).map(([k, v]) => {
-        if (Array.isArray(v)) throw OAuthError.invalidRequest(`parameter ${k} is repeated`);
-        return [k, typeof v === 'string' ? v : undefined];
-      }),
-    ) as Form;
+    const { form, resources } = readForm(body);
     const grantType = form['grant_type'];
     if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
     if (!['client_credentials', 'authorization_code', 'refresh_token'].includes(grantType)) {
       throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
     }
-    const { client } = await this.authenticator.authenticate({
-      authorization,
-      body: form,
-      tokenEndpoint: `${this.issuer.issuer}/oauth/token`,
-    });
+    const tokenEndpoint = `${this.issuer.issuer}/oauth/token`;
+    // The proof (and its nonce) is checked before the client authenticates, so a use_dpop_nonce
+    // round trip does not spend a private_key_jwt assertion; its jti is remembered only after.
+    const proof = await this.dpop.verify(req.headers['dpop'], tokenEndpoint);
+    const { client } = await this.authenticator.authenticate({ authorization, body: form, tokenEndpoint });
     if (!client.grantTypes.includes(grantType)) {
       throw OAuthError.unauthorizedClient(`the client may not use grant_type ${grantType}`);
+    }
+    if (client.dpopBoundAccessTokens && !proof) throw OAuthError.invalidRequest('this client must send a DPoP proof');
+    if (proof) {
+      await this.dpop.claim(proof);
+      for (const [name, value] of Object.entries(this.dpop.nonceHeader())) res.setHeader(name, value);
     }
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
@@ -55,10 +58,16 @@ export class TokenController {
     if (grantType === 'client_credentials') {
       if (!client.isConfidential) throw OAuthError.unauthorizedClient('public clients cannot use client_credentials');
       const scopes = grantScopes(form['scope'], client.scopes.filter((s) => s !== 'openid' && s !== 'offline_access'));
-      const at = await this.issuer.accessToken({ sub: client.clientId, clientId: client.clientId, scopes });
-      return { access_token: at.token, token_type: 'Bearer', expires_in: at.expiresIn, scope: scopes.join(' ') };
+      const at = await this.issuer.accessToken({
+        sub: client.clientId,
+        clientId: client.clientId,
+        scopes,
+        resources: this.resources.requested(resources),
+        jkt: proof?.jkt,
+      });
+      return { access_token: at.token, token_type: proof ? 'DPoP' : 'Bearer', expires_in: at.expiresIn, scope: scopes.join(' ') };
     }
-    if (grantType === 'authorization_code') return this.userTokens.exchangeCode(client, form);
-    return this.userTokens.refresh(client, form);
+    if (grantType === 'authorization_code') return this.userTokens.exchangeCode(client, form, { resources, proof });
+    return this.userTokens.refresh(client, form, { resources, proof });
   }
 }

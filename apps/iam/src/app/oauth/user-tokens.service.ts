@@ -1,14 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { DpopProof } from '@platform/auth';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import { SignJWT } from 'jose';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '../clock';
-import { GrantsRepository } from '../grants/grants.repository';
+import { GrantsRepository, RefreshTokenRow } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { UsersRepository } from '../users/users.repository';
 import { OAuthError } from './oauth-error';
+import { ResourceIndicators } from './resource-indicators';
 import { TokenIssuer } from './token-issuer.service';
 
 type Form = Record<string, string | undefined>;
@@ -20,11 +22,19 @@ interface RefreshPayload {
   authTime: number;
   acr: string;
   amr: string[];
+  /** RFC 8707 resources of the grant (absent in tokens issued before resource indicators). */
+  resources?: string[];
+}
+
+/** What the token request adds: the resources it narrows to and its DPoP proof. */
+export interface TokenRequestContext {
+  resources: string[];
+  proof?: DpopProof;
 }
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   refresh_token?: string;
@@ -45,9 +55,10 @@ export class UserTokensService {
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
     private readonly config: ConfigService,
+    private readonly resourceIndicators: ResourceIndicators,
   ) {}
 
-  async exchangeCode(client: OAuthClient, form: Form): Promise<TokenResponse> {
+  async exchangeCode(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
     const code = form['code'];
     if (!code) throw OAuthError.invalidRequest('code is required');
     if (!form['redirect_uri']) throw OAuthError.invalidRequest('redirect_uri is required');
@@ -75,24 +86,38 @@ export class UserTokensService {
       // RFC 9700 §2.1.1: a verifier without a challenge is a downgrade attempt.
       throw OAuthError.invalidGrant('code_verifier sent but no code_challenge was used');
     }
+    // RFC 9449 §10: a code requested with dpop_jkt is redeemed only with a proof of that key.
+    if (row.dpop_jkt && ctx.proof?.jkt !== row.dpop_jkt) throw OAuthError.invalidGrant('the authorization code is bound to another DPoP key');
+    const resources = this.resourceIndicators.narrow(ctx.resources, row.resources ?? []);
     const user = await this.users.findById(row.user_id);
     if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
 
-    return this.issue(client, row.grant_id, {
+    const payload: RefreshPayload = {
       userId: row.user_id,
       scopes: row.scopes,
       authTime: Math.floor(new Date(row.auth_time).getTime() / 1000),
       acr: row.acr,
       amr: row.amr,
-    }, row.nonce ?? undefined);
+      resources: row.resources ?? [],
+    };
+    return this.issue(client, row.grant_id, payload, { resources, proof: ctx.proof }, row.nonce ?? undefined);
   }
 
-  async refresh(client: OAuthClient, form: Form): Promise<TokenResponse> {
+  async refresh(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
     const token = form['refresh_token'];
     if (!token) throw OAuthError.invalidRequest('refresh_token is required');
     const now = this.clock.now();
-    const result = await this.grants.rotateRefreshToken(this.hasher.lookupKey(token), client.clientId, now);
+    const tokenHash = this.hasher.lookupKey(token);
+    if (ctx.resources.length) {
+      // A resource outside the grant is refused before the token rotates, so the client keeps it.
+      const current = await this.grants.findRefreshToken(tokenHash);
+      if (current && current.client_id === client.clientId && current.rotated_at === null) {
+        this.resourceIndicators.narrow(ctx.resources, this.payloadOf(current).resources ?? []);
+      }
+    }
+    const result = await this.grants.rotateRefreshToken(tokenHash, client.clientId, now, ctx.proof?.jkt);
     if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('refresh token is invalid');
+    if (result.status === 'wrong_key') throw OAuthError.invalidGrant('refresh token is bound to a DPoP key; send a proof of that key');
     if (result.status === 'reused') {
       await this.grants.revokeGrant(result.row.grant_id, 'refresh token reused', now);
       throw OAuthError.invalidGrant('refresh token was already used; the token family is revoked');
@@ -100,7 +125,7 @@ export class UserTokensService {
     const row = result.row;
     if (row.grant_revoked_at) throw OAuthError.invalidGrant('refresh token is revoked');
     if (row.expires_at <= now) throw OAuthError.invalidGrant('refresh token has expired');
-    const payload = JSON.parse(this.cipher.decrypt(row.payload_encrypted, `refresh:${row.grant_id}`)) as RefreshPayload;
+    const payload = this.payloadOf(row);
     const user = await this.users.findById(payload.userId);
     if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
 
@@ -111,17 +136,41 @@ export class UserTokensService {
       if (extra.length) throw OAuthError.invalidScope(`scope beyond the original grant: ${extra.join(' ')}`);
       scopes = asked;
     }
-    return this.issue(client, row.grant_id, { ...payload, scopes });
+    const resources = this.resourceIndicators.narrow(ctx.resources, payload.resources ?? []);
+    return this.issue(client, row.grant_id, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
   }
 
-  private async issue(client: OAuthClient, grantId: string, p: RefreshPayload, nonce?: string): Promise<TokenResponse> {
+  private payloadOf(row: RefreshTokenRow): RefreshPayload {
+    return JSON.parse(this.cipher.decrypt(row.payload_encrypted, `refresh:${row.grant_id}`)) as RefreshPayload;
+  }
+
+  /**
+   * Access token for `resources` (bound to the proof's key when there is one), refresh token and
+   * id_token. A public client's refresh token stays bound to the key it was first bound to, or
+   * becomes bound to the key of this request (RFC 9449 §5); a confidential client's is not, since
+   * its own authentication already stops a thief.
+   */
+  private async issue(
+    client: OAuthClient,
+    grantId: string,
+    p: RefreshPayload,
+    binding: { resources: string[]; proof?: DpopProof; boundTo?: string },
+    nonce?: string,
+  ): Promise<TokenResponse> {
     const at = await this.issuer.accessToken({
       sub: p.userId,
       clientId: client.clientId,
       scopes: p.scopes,
+      resources: binding.resources,
+      jkt: binding.proof?.jkt,
       extra: { auth_time: p.authTime, acr: p.acr, amr: p.amr, sid: grantId },
     });
-    const response: TokenResponse = { access_token: at.token, token_type: 'Bearer', expires_in: at.expiresIn, scope: p.scopes.join(' ') };
+    const response: TokenResponse = {
+      access_token: at.token,
+      token_type: binding.proof ? 'DPoP' : 'Bearer',
+      expires_in: at.expiresIn,
+      scope: p.scopes.join(' '),
+    };
     if (client.grantTypes.includes('refresh_token')) {
       const refresh = generateToken('iamrt');
       const ttl = this.config.get<number>('IAM_REFRESH_TOKEN_TTL_SEC', 14 * 86400);
@@ -131,6 +180,7 @@ export class UserTokensService {
         clientId: client.clientId,
         payloadEncrypted: this.cipher.encrypt(JSON.stringify(p), `refresh:${grantId}`),
         expiresAt: new Date(this.clock.now().getTime() + ttl * 1000),
+        dpopJkt: binding.boundTo ?? (client.isConfidential ? undefined : binding.proof?.jkt),
       });
       response.refresh_token = refresh;
     }

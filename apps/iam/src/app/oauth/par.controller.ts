@@ -1,0 +1,79 @@
+import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Request, Response } from 'express';
+import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
+import { ClientAuthenticator } from './client-authenticator.service';
+import { DpopProofs } from './dpop-proofs.service';
+import { readForm } from './form';
+import { OAuthError, OAuthErrorFilter } from './oauth-error';
+import { AuthorizationParams, PushedRequests } from './pushed-requests';
+import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { TokenIssuer } from './token-issuer.service';
+
+/** Client authentication travels with the push but is no part of the authorization request. */
+const CLIENT_AUTH = ['client_id', 'client_secret', 'client_assertion', 'client_assertion_type'];
+
+/**
+ * POST /oauth/par (RFC 9126): the client authenticates as at the token endpoint and pushes its
+ * authorization request, which is checked as authorize would check it (errors answer here, as
+ * JSON) and kept for OAUTH_PAR_TTL_SEC behind a single-use request_uri. A DPoP proof on the push
+ * binds the code to its key (RFC 9449 §10.1).
+ */
+@Controller('oauth')
+@UseFilters(OAuthErrorFilter)
+@UseGuards(OAuthRateLimitGuard)
+export class ParController {
+  constructor(
+    private readonly authenticator: ClientAuthenticator,
+    private readonly authorize: AuthorizeService,
+    private readonly pushed: PushedRequests,
+    private readonly dpop: DpopProofs,
+    private readonly issuer: TokenIssuer,
+    private readonly config: ConfigService,
+  ) {}
+
+  @Post('par')
+  @HttpCode(201)
+  async push(
+    @Body() body: unknown,
+    @Headers('authorization') authorization: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ request_uri: string; expires_in: number }> {
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw OAuthError.invalidRequest('the body must be application/x-www-form-urlencoded');
+    }
+    const { form, resources } = readForm(body);
+    if (form['request_uri'] !== undefined) throw OAuthError.invalidRequest('request_uri cannot be pushed');
+    if (form['request'] !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported; push the parameters');
+    const endpoint = `${this.issuer.issuer}/oauth/par`;
+    const proof = await this.dpop.verify(req.headers['dpop'], endpoint);
+    const { client } = await this.authenticator.authenticate({ authorization, body: form, tokenEndpoint: endpoint });
+    if (proof) {
+      await this.dpop.claim(proof);
+      for (const [name, value] of Object.entries(this.dpop.nonceHeader())) res.setHeader(name, value);
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+
+    const params: AuthorizationParams = {};
+    for (const [k, v] of Object.entries(form)) if (!CLIENT_AUTH.includes(k) && v !== undefined) params[k] = v;
+    if (resources.length) params['resource'] = resources;
+    if (proof) {
+      if (params['dpop_jkt'] !== undefined && params['dpop_jkt'] !== proof.jkt) {
+        throw OAuthError.invalidRequest('dpop_jkt differs from the key of the DPoP proof');
+      }
+      params['dpop_jkt'] = proof.jkt;
+    }
+    let redirectUri: string;
+    try {
+      redirectUri = this.authorize.trustedRedirect(client, typeof params['redirect_uri'] === 'string' ? params['redirect_uri'] : undefined);
+    } catch (e) {
+      if (e instanceof UntrustedRedirectError) throw OAuthError.invalidRequest(e.message);
+      throw e;
+    }
+    this.authorize.check(client, redirectUri, params);
+    const ttl = this.config.get<number>('OAUTH_PAR_TTL_SEC', 60);
+    return { request_uri: await this.pushed.push(client.clientId, params, ttl), expires_in: ttl };
+  }
+}

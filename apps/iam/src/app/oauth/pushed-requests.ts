@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { REDIS_CLIENT } from '@platform/contracts';
+import { randomString } from '@platform/crypto';
+import type Redis from 'ioredis';
+import { Clock } from '../clock';
+
+/** Authorization request parameters; only `resource` may repeat (RFC 8707). */
+export type AuthorizationParams = Record<string, string | string[] | undefined>;
+
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+
+interface Stored {
+  params: AuthorizationParams;
+  /** By the injectable clock; Redis' own expiry only collects what nobody consumed. */
+  expiresAt: number;
+}
+
+/**
+ * Pushed authorization requests (RFC 9126) in Redis, shared by every replica: a random
+ * `request_uri` per request, usable once (GETDEL, so of two concurrent uses exactly one gets it)
+ * and only by the client that pushed it (the key includes the client id, so another client
+ * cannot even spend it).
+ */
+@Injectable()
+export class PushedRequests {
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly clock: Clock,
+  ) {}
+
+  async push(clientId: string, params: AuthorizationParams, ttlSec: number): Promise<string> {
+    const requestUri = `${REQUEST_URI_PREFIX}${randomString(32)}`;
+    const value: Stored = { params, expiresAt: this.clock.now().getTime() + ttlSec * 1000 };
+    await this.redis.set(this.key(clientId, requestUri), JSON.stringify(value), 'EX', ttlSec + 60);
+    return requestUri;
+  }
+
+  /** The pushed parameters, removed so the request_uri can never be used again; undefined when unknown, used or expired. */
+  async consume(clientId: string, requestUri: string): Promise<AuthorizationParams | undefined> {
+    return this.live(await this.redis.getdel(this.key(clientId, requestUri)));
+  }
+
+  /** The pushed parameters without using them up (the consent page shows what is asked). */
+  async peek(clientId: string, requestUri: string): Promise<AuthorizationParams | undefined> {
+    return this.live(await this.redis.get(this.key(clientId, requestUri)));
+  }
+
+  private live(raw: string | null): AuthorizationParams | undefined {
+    if (!raw) return undefined;
+    const stored = JSON.parse(raw) as Stored;
+    return stored.expiresAt > this.clock.now().getTime() ? stored.params : undefined;
+  }
+
+  private key(clientId: string, requestUri: string): string {
+    return `iam:par:${createHash('sha256').update(`${clientId}|${requestUri}`).digest('base64url')}`;
+  }
+}

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { PasswordHasher, SecretHasher } from '@platform/crypto';
+import { RunningService } from '@platform/testing';
+import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import * as oidc from 'openid-client';
+import { ClientsRepository } from '../src/app/clients/clients.repository';
+import { Clock } from '../src/app/clock';
+import { UsersRepository } from '../src/app/users/users.repository';
+import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
+import { startIam } from './iam-test-env';
+
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'http://127.0.0.1:4998/callback';
+const KB = 'https://platform.example.test/mcp/kb';
+const EVIDENCE = 'https://platform.example.test/evidence-risk-review/mcp';
+const SERVICE_SECRET = 'par-dpop-service-secret-0123456789';
+const basic = { authorization: `Basic ${Buffer.from(`service:${SERVICE_SECRET}`).toString('base64')}` };
+type Json = Record<string, unknown>;
+
+/** A client's DPoP key and hand-made proofs (for the cases openid-client never produces). */
+async function dpopKey() {
+  const pair = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(pair.publicKey);
+  return {
+    pair,
+    jkt: await calculateJwkThumbprint(jwk),
+    proof: (htu: string, claims: Json = {}) =>
+      new SignJWT({ jti: randomUUID(), htm: 'POST', htu, iat: Math.floor(Date.now() / 1000), ...claims })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
+        .sign(pair.privateKey),
+  };
+}
+
+describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)', () => {
+  let iam: RunningService & { issuer: string };
+  let tokenUrl: string;
+  let mcpApp: oidc.Configuration;
+  let spa: oidc.Configuration;
+
+  const post = (path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) => {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+    return fetch(`${iam.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  };
+  const json = async (r: Response) => (await r.json()) as Json;
+
+  /** PKCE parameters for one authorization request. */
+  async function pkce() {
+    const verifier = oidc.randomPKCECodeVerifier();
+    return { verifier, params: { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: oidc.randomState() } };
+  }
+
+  /** The browser signs in with the password form and lands on the client's callback. */
+  async function callbackOf(url: URL | string, browser = new HttpBrowser(iam.url)): Promise<URL> {
+    const r = await authorizeWithPassword(browser, url.toString(), 'grace@example.test', PASSWORD);
+    if (!r.location) throw new Error(`no redirect to the client (status ${r.status}): ${r.page?.slice(0, 300)}`);
+    return new URL(r.location);
+  }
+
+  beforeAll(async () => {
+    iam = await startIam({ IAM_RESOURCE_INDICATORS: `${KB},${EVIDENCE}`, OAUTH_DPOP_NONCE_REQUIRED: 'true' });
+    tokenUrl = `${iam.issuer}/oauth/token`;
+    await iam.app.get(UsersRepository).upsertByEmail('grace@example.test', 'Grace', await new PasswordHasher().hash(PASSWORD));
+    const clients = iam.app.get(ClientsRepository);
+    const publicClient = {
+      isConfidential: false,
+      tokenEndpointAuthMethod: 'none' as const,
+      grantTypes: ['authorization_code', 'refresh_token'],
+      redirectUris: [REDIRECT],
+      scopes: ['openid', 'offline_access', 'kb:read', 'evidence:review'],
+    };
+    await clients.upsert({ clientId: 'mcp-app', name: 'MCP app', ...publicClient, firstParty: true, requirePushedAuthorizationRequests: true });
+    await clients.upsert({ clientId: 'spa-resources', name: 'SPA', ...publicClient, firstParty: true });
+    await clients.upsert({ clientId: 'third-party-par', name: 'Third party', ...publicClient, firstParty: false });
+    await clients.upsert({
+      clientId: 'service',
+      name: 'Service',
+      isConfidential: true,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      grantTypes: ['client_credentials'],
+      scopes: ['kb:read', 'evidence:review'],
+      secretHash: iam.app.get(SecretHasher).hash(SERVICE_SECRET),
+      firstParty: true,
+    });
+    await clients.upsert({
+      clientId: 'dpop-only',
+      name: 'DPoP only',
+      isConfidential: true,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      grantTypes: ['client_credentials'],
+      scopes: ['kb:read'],
+      secretHash: iam.app.get(SecretHasher).hash(SERVICE_SECRET),
+      firstParty: true,
+      dpopBoundAccessTokens: true,
+    });
+    const discover = (clientId: string) => oidc.discovery(new URL(iam.issuer), clientId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    mcpApp = await discover('mcp-app');
+    spa = await discover('spa-resources');
+  });
+
+  afterAll(() => iam.stop());
+
+  it('publishes PAR, DPoP and resource indicators in its metadata, and the consent prompt it handles', async () => {
+    const meta = mcpApp.serverMetadata();
+    expect(meta).toMatchObject({
+      pushed_authorization_request_endpoint: `${iam.issuer}/oauth/par`,
+      require_pushed_authorization_requests: false,
+      resource_indicators_supported: true,
+      resources_supported: [KB, EVIDENCE],
+      prompt_values_supported: ['none', 'login', 'consent'],
+    });
+    expect(meta.dpop_signing_alg_values_supported).toContain('ES256');
+  });
+
+  it('PAR + code + PKCE with a resource and DPoP: a key-bound token for that resource, and a refresh bound to the key', async () => {
+    const keys = await oidc.randomDPoPKeyPair('ES256');
+    const jkt = await calculateJwkThumbprint(await exportJWK(keys.publicKey));
+    const DPoP = oidc.getDPoPHandle(mcpApp, keys);
+    const { verifier, params } = await pkce();
+    // The push is answered use_dpop_nonce first; openid-client retries with the nonce it was given.
+    const url = await oidc.buildAuthorizationUrlWithPAR(mcpApp, { redirect_uri: REDIRECT, scope: 'openid offline_access kb:read', resource: KB, ...params }, { DPoP });
+    expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
+    const callback = await callbackOf(url);
+    const tokens = await oidc.authorizationCodeGrant(mcpApp, callback, { pkceCodeVerifier: verifier, expectedState: params.state }, { resource: KB }, { DPoP });
+    expect(tokens.token_type.toLowerCase()).toBe('dpop');
+    const at = decodeJwt(tokens.access_token);
+    expect(at).toMatchObject({ aud: KB, cnf: { jkt }, client_id: 'mcp-app', scope: 'openid offline_access kb:read' });
+
+    // The refresh token works only with a proof of the same key, and a wrong key does not spend it.
+    const other = await dpopKey();
+    const stolen = await post('/oauth/token', { grant_type: 'refresh_token', client_id: 'mcp-app', refresh_token: tokens.refresh_token! }, { DPoP: await other.proof(tokenUrl) });
+    // A proof without iam's nonce is asked for one first; with it, the key is still the wrong one.
+    expect(stolen.status).toBe(400);
+    expect(await json(stolen)).toMatchObject({ error: 'use_dpop_nonce' });
+    const nonce = stolen.headers.get('dpop-nonce')!;
+    const wrongKey = await post('/oauth/token', { grant_type: 'refresh_token', client_id: 'mcp-app', refresh_token: tokens.refresh_token! }, { DPoP: await other.proof(tokenUrl, { nonce }) });
+    expect(await json(wrongKey)).toMatchObject({ error: 'invalid_grant' });
+    const bearer = await post('/oauth/token', { grant_type: 'refresh_token', client_id: 'mcp-app', refresh_token: tokens.refresh_token! });
+    expect(await json(bearer)).toMatchObject({ error: 'invalid_grant' });
+
+    const refreshed = await oidc.refreshTokenGrant(mcpApp, tokens.refresh_token!, undefined, { DPoP });
+    expect(refreshed.token_type.toLowerCase()).toBe('dpop');
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: KB, cnf: { jkt } });
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+  });
+
+  it('refuses a used request_uri, an expired one, and a client that must push its requests asking directly', async () => {
+    const { params } = await pkce();
+    const url = await oidc.buildAuthorizationUrlWithPAR(mcpApp, { redirect_uri: REDIRECT, scope: 'kb:read', resource: KB, ...params });
+    expect((await callbackOf(url)).searchParams.get('code')).toBeTruthy();
+    const again = await new HttpBrowser(iam.url).request(url.pathname + url.search);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain('invalid_request_uri');
+
+    const later = await oidc.buildAuthorizationUrlWithPAR(mcpApp, { redirect_uri: REDIRECT, scope: 'kb:read', ...params });
+    const clock = iam.app.get(Clock);
+    clock.advance(61_000);
+    try {
+      const expired = await fetch(later, { redirect: 'manual' });
+      expect(expired.status).toBe(400);
+      expect(await expired.text()).toContain('invalid_request_uri');
+    } finally {
+      clock.advance(-61_000);
+    }
+
+    const direct = oidc.buildAuthorizationUrl(mcpApp, { redirect_uri: REDIRECT, scope: 'kb:read', ...params });
+    const refused = new URL((await fetch(direct, { redirect: 'manual' })).headers.get('location')!);
+    expect(refused.origin + refused.pathname).toBe(REDIRECT);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+    expect(refused.searchParams.get('state')).toBe(params.state);
+  });
+
+  it('keeps a pushed request through sign-in and the consent page of a third-party client', async () => {
+    const config = await oidc.discovery(new URL(iam.issuer), 'third-party-par', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const { verifier, params } = await pkce();
+    const url = await oidc.buildAuthorizationUrlWithPAR(config, { redirect_uri: REDIRECT, scope: 'kb:read', resource: EVIDENCE, ...params });
+    const browser = new HttpBrowser(iam.url);
+    const consent = await authorizeWithPassword(browser, url.toString(), 'grace@example.test', PASSWORD);
+    expect(consent.page).toContain('Allow access?');
+    expect(consent.page).toContain('kb:read');
+    const allowed = await browser.follow(await browser.submit(consent.page!, '/login/consent', { decision: 'allow', return_to: returnToOf(consent.page!) }));
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(allowed.location!), { pkceCodeVerifier: verifier, expectedState: params.state });
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ aud: EVIDENCE, client_id: 'third-party-par' });
+    expect(decodeJwt(tokens.access_token).cnf).toBeUndefined();
+  });
+
+  it('refuses a replayed DPoP proof, a proof for another URL, and a DPoP-only client without one', async () => {
+    const key = await dpopKey();
+    const first = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, { ...basic, DPoP: await key.proof(tokenUrl) });
+    expect(first.status).toBe(400);
+    expect(await json(first)).toMatchObject({ error: 'use_dpop_nonce' });
+    const nonce = first.headers.get('dpop-nonce')!;
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+
+    const proof = await key.proof(tokenUrl, { nonce });
+    const ok = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read', resource: KB }, { ...basic, DPoP: proof });
+    const body = await json(ok);
+    expect(ok.status).toBe(200);
+    expect(body).toMatchObject({ token_type: 'DPoP', scope: 'kb:read' });
+    expect(ok.headers.get('dpop-nonce')).toBeTruthy();
+    expect(decodeJwt(body['access_token'] as string)).toMatchObject({ aud: KB, cnf: { jkt: key.jkt } });
+
+    const replay = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read', resource: KB }, { ...basic, DPoP: proof });
+    expect(replay.status).toBe(400);
+    expect(await json(replay)).toMatchObject({ error: 'invalid_dpop_proof', error_description: 'DPoP proof replayed' });
+
+    const elsewhere = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, { ...basic, DPoP: await key.proof(`${iam.issuer}/oauth/par`, { nonce }) });
+    expect(await json(elsewhere)).toMatchObject({ error: 'invalid_dpop_proof' });
+
+    const dpopOnly = { authorization: `Basic ${Buffer.from(`dpop-only:${SERVICE_SECRET}`).toString('base64')}` };
+    const plain = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, dpopOnly);
+    expect(await json(plain)).toMatchObject({ error: 'invalid_request', error_description: 'this client must send a DPoP proof' });
+  });
+
+  it('sets aud to the resources asked for, keeps the default audience without one, and refuses any other target (invalid_target)', async () => {
+    const cc = async (resource?: string | string[]) => {
+      const r = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read', ...(resource ? { resource } : {}) }, basic);
+      return { status: r.status, body: await json(r) };
+    };
+    const aud = (r: { body: Json }) => decodeJwt(r.body['access_token'] as string).aud;
+    expect(aud(await cc())).toBe('platform');
+    expect(aud(await cc([KB, EVIDENCE]))).toEqual([KB, EVIDENCE]);
+    for (const bad of ['https://elsewhere.example.test/mcp', `${KB}#frag`, 'not a uri']) {
+      expect(await cc(bad)).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    }
+
+    // At authorize the error goes back to the client; at PAR it is the answer.
+    const { verifier, params } = await pkce();
+    const unknown = oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'kb:read', resource: 'https://elsewhere.example.test/mcp', ...params });
+    const back = new URL((await fetch(unknown, { redirect: 'manual' })).headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_target');
+    const pushed = await post('/oauth/par', { client_id: 'mcp-app', response_type: 'code', redirect_uri: REDIRECT, resource: 'https://elsewhere.example.test/mcp', ...params });
+    expect(pushed.status).toBe(400);
+    expect(await json(pushed)).toMatchObject({ error: 'invalid_target' });
+
+    // The token request may narrow the authorized resources, never widen them.
+    const both = new URLSearchParams({ redirect_uri: REDIRECT, scope: 'kb:read offline_access', ...params });
+    both.append('resource', KB);
+    both.append('resource', EVIDENCE);
+    const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, both));
+    const narrowed = await oidc.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: verifier, expectedState: params.state }, { resource: EVIDENCE });
+    expect(decodeJwt(narrowed.access_token).aud).toBe(EVIDENCE);
+    const refreshed = await oidc.refreshTokenGrant(spa, narrowed.refresh_token!);
+    expect(decodeJwt(refreshed.access_token).aud).toEqual([KB, EVIDENCE]);
+    const widened = await post('/oauth/token', { grant_type: 'refresh_token', client_id: 'spa-resources', refresh_token: refreshed.refresh_token!, resource: 'https://elsewhere.example.test/mcp' });
+    expect(await json(widened)).toMatchObject({ error: 'invalid_target' });
+
+    const second = await pkce();
+    const onlyKb = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'kb:read', resource: KB, ...second.params }));
+    const outside = await post('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: 'spa-resources',
+      code: onlyKb.searchParams.get('code')!,
+      code_verifier: second.verifier,
+      redirect_uri: REDIRECT,
+      resource: EVIDENCE,
+    });
+    expect(await json(outside)).toMatchObject({ error: 'invalid_target' });
+  });
+});
