@@ -5,7 +5,7 @@
 // (document level) and the refusal rates, with every miss.
 //   DATABASE_URL=postgres://… node -r ./tools/swc-register.cjs tools/eval/kb-retrieval-eval.mjs [--write] [--json]
 // --write saves the report to docs/kb-retrieval-eval.md. Exit code 1 when a target is missed.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,6 +138,8 @@ ${refusedAnswerable.length === 0 ? 'None.' : refusedAnswerable.map((o) => `- ${c
 ${answeredUnanswerable.length === 0 ? 'None.' : answeredUnanswerable.map((o) => `- ${code(o.question.id)} ${o.question.question} — would cite ${o.cited.map(code).join(', ')}`).join('\n')}
 `;
 
-if (values.write) writeFileSync(REPORT_PATH, markdown);
+// The SciFact section (tools/eval/kb-scifact-eval.mjs writes it between its markers) is kept as it is.
+const kept = existsSync(REPORT_PATH) ? /<!-- scifact:begin -->[\s\S]*<!-- scifact:end -->/.exec(readFileSync(REPORT_PATH, 'utf8'))?.[0] : undefined;
+if (values.write) writeFileSync(REPORT_PATH, kept ? `${markdown.trimEnd()}\n\n${kept}\n` : markdown);
 else if (!values.json) process.stdout.write(markdown);
 process.exitCode = met ? 0 : 1;

@@ -25,7 +25,8 @@ const NODE_MODULES = path.join(REPO_ROOT, 'node_modules');
 /** Shorter files are mostly badges and links; less prose than this is mostly code or tables. */
 const MIN_CHARS = 2000;
 const MIN_PROSE_WORDS = 250;
-const TENANT = 'eval';
+export const EVAL_TENANT = 'eval';
+const TENANT = EVAL_TENANT;
 const PROJECT = 'deps';
 
 /** Runs one statement on the server's maintenance database (creating or dropping a database). */

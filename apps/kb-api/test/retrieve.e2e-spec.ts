@@ -123,6 +123,59 @@ describe('POST /api/kb/retrieve', () => {
     expect((await retrieve({ query: 'signing key rotation' }, reader)).body.data.length).toBeGreaterThan(0);
   });
 
+  it('keeps the per-tenant BM25 statistics exact through ingest, a new version, soft delete, restore and hard delete', async () => {
+    // The statistics as the triggers keep them, against a count from scratch over the live chunks.
+    const drift = async () => {
+      const [{ terms, totals }] = await db.query(`
+        WITH fresh AS (
+          SELECT c.tenant_id, c.language, u.lexeme, count(*)::int AS df
+            FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id AND d.deleted_at IS NULL, unnest(c.tsv) u GROUP BY 1, 2, 3),
+        fresh_totals AS (
+          SELECT c.tenant_id, c.language, count(*)::bigint AS chunks, sum(kb_tsv_tokens(c.tsv))::bigint AS tokens
+            FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id AND d.deleted_at IS NULL GROUP BY 1, 2),
+        kept_totals AS (SELECT tenant_id, language, chunks, tokens FROM kb_chunk_totals WHERE chunks <> 0)
+        SELECT (SELECT count(*) FROM ((SELECT * FROM fresh EXCEPT SELECT * FROM kb_term_stats) UNION ALL (SELECT * FROM kb_term_stats EXCEPT SELECT * FROM fresh)) x)::int AS terms,
+               (SELECT count(*) FROM ((SELECT * FROM fresh_totals EXCEPT SELECT * FROM kept_totals) UNION ALL (SELECT * FROM kept_totals EXCEPT SELECT * FROM fresh_totals)) x)::int AS totals`);
+      return { terms, totals };
+    };
+    const df = async (lexeme: string) => (await db.query(`SELECT coalesce(sum(df), 0)::int AS n FROM kb_term_stats WHERE tenant_id = 'default' AND lexeme = $1`, [lexeme]))[0].n;
+    const waitFor = async (check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 15_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error('the worker did not index the document in time');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const ingest = (content: string) => client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ project_key: 'ops', source_path: 'runbooks/restores.md', content }] } });
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+    expect(await df('quarter')).toBe(1);
+
+    expect((await ingest('# Restores\n\nA restore drill runs every quarter against a copy of the nightly backup.\n')).status).toBe(202);
+    await waitFor(async () => (await df('drill')) === 1);
+    expect(await df('quarter')).toBe(2);
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+
+    expect((await ingest('# Restores\n\nRestores are rehearsed monthly.\n')).status).toBe(202);
+    await waitFor(async () => (await df('drill')) === 0);
+    expect(await df('quarter')).toBe(1);
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+
+    const remove = (force: boolean) => client().call('DELETE', '/api/kb/documents', { token, body: { documents: [{ project_key: 'ops', source_path: 'runbooks/restores.md' }], force } });
+    expect((await remove(false)).status).toBe(200);
+    expect(await df('month')).toBe(0);
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+    const gone = await retrieve({ query: 'restores rehearsed monthly' });
+    expect(gone.body.data.map((d: { source_path: string }) => d.source_path)).not.toContain('runbooks/restores.md');
+
+    expect((await ingest('# Restores\n\nRestores are rehearsed monthly.\n')).status).toBe(202);
+    await waitFor(async () => (await df('month')) === 1);
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+
+    expect((await remove(true)).status).toBe(200);
+    expect(await df('month')).toBe(0);
+    expect(await drift()).toEqual({ terms: 0, totals: 0 });
+  });
+
   it('keeps tenants apart: another tenant retrieves none of these chunks', async () => {
     await createUser(db, { email: 'other@globex.test', tenant: 'globex', roles: ['viewer'] });
     const other = (await client().call('POST', '/api/auth/token', { body: { email: 'other@globex.test', password: 'correct horse battery staple' } })).body.token;

@@ -13,6 +13,7 @@ import { KbTenantRoleGrants1764160000000 } from './1764160000000-tenant-role-gra
 import { KbPlatformTenancy1764170000000 } from './1764170000000-platform-tenancy';
 import { KbTenantRowSecurity1764180000000 } from './1764180000000-tenant-row-security';
 import { KbIdentityLinks1764210000000 } from './1764210000000-identity-links';
+import { KbBm25TermStats1764225000000 } from './1764225000000-bm25-term-stats';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   KbPlatformTenancy1764170000000,
   KbTenantRowSecurity1764180000000,
   KbIdentityLinks1764210000000,
+  KbBm25TermStats1764225000000,
 ];

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
@@ -6,7 +6,7 @@ import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
 import { filterClauses } from './retrieval-filters';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
-import { TermStats } from './term-stats';
+import { COMMON_SHARE, TermStat, TermStats } from './term-stats';
 import { fuseRetrieval, VectorSearch } from './vector-search';
 
 export interface RetrievalFilters {
@@ -60,52 +60,64 @@ export interface RetrievalOptions {
 
 const CANDIDATES = 100;
 /**
- * Chunks taken by full-text rank before the per-term scoring, which reads every term against every
- * chunk: it bounds a question's cost on a large knowledge base (the rerank then picks CANDIDATES).
+ * The ranking's parameters. BM25 (k1, b) over the chunk's title (weight A), heading path (B) and
+ * text (D), a term's frequency counting an occurrence in the title `titleWeight` times and in the
+ * heading path `headingWeight` times (BM25F-style field weighting). The candidates BM25 scores come
+ * from a prefilter through the GIN index alone: it reads the chunks holding the most finder terms
+ * first, at least TIERS of them, then one fewer, down to two, then each finder term alone (see
+ * lexical()), `prefilter` chunks at most, so the costly scoring reads a few hundred chunks instead
+ * of every chunk holding any query term. The rarest `maxFinders` terms find.
  */
-const PREFILTER = 400;
-/**
- * The prefilter reads the chunks holding the most finder terms first: at least TIERS of them, then
- * one fewer, down to two, then each finder term alone (see lexical()). A tier is found through the
- * GIN index alone and is small, so the costly rank runs on a few hundred chunks instead of every
- * chunk holding any finder term. The rarest MAX_FINDERS terms find.
- */
+export interface RankingParams {
+  k1: number;
+  b: number;
+  titleWeight: number;
+  headingWeight: number;
+  maxFinders: number;
+  prefilter: number;
+}
+export const RANKING: RankingParams = { k1: 1.2, b: 0.75, titleWeight: 2, headingWeight: 1.5, maxFinders: 6, prefilter: 400 };
+/** Overrides of RANKING, for the evaluation's parameter search only. */
+export const RANKING_PARAMS = Symbol('kb-api.RANKING_PARAMS');
 const TIERS = 4;
-const MAX_FINDERS = 6;
 const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
 /** The deepest ranking a caller may ask for (POST /api/kb/retrieve's top_k). */
 export const MAX_DEPTH = 100;
-/** Rerank weights: IDF-weighted coverage of the question, the same in the title and heading path, the text rank. */
-const WEIGHTS = { coverage: 0.55, heading: 0.2, text: 0.25 };
 
 export { globToRegex } from './retrieval-filters';
 
 type CandidateRow = Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & {
   rank: number;
+  bm25: number;
   matched: number;
-  in_heading: number;
   found: number[];
 };
 
 /**
- * Hybrid-ready retrieval over Postgres full text: each indexed language is matched with its own
- * stemmer (one GIN index), every chat filter is applied in SQL with the tenant. Terms are weighted
- * by IDF over the tenant's chunks: the distinctive ones find the candidates, and the rerank (IDF-
- * weighted coverage of the question, the same in title and headings, text rank) keeps at most
- * three chunks per document. A question word with synonyms (the tenant's synonym sets) counts as
- * found wherever the word or one of its synonyms is. Which question words each chunk contains also
- * decides whether it can ground an answer (grounding.ts).
+ * BM25 over Postgres full text: each indexed language is matched with its own stemmer and stop
+ * words (one GIN index), every chat filter is applied in SQL with the tenant. A question, claim or
+ * keyword list is an OR of its analysed terms, so a long query needs no chunk to hold every word.
+ * Document frequencies and lengths are the tenant's own, kept current by triggers on every chunk
+ * write (term-stats.ts). The distinctive terms find the candidates; BM25 with title and heading
+ * weighting ranks them, keeping at most three chunks per document. A question word with synonyms
+ * (the tenant's synonym sets) counts as found wherever the word or one of its synonyms is. Which
+ * question words each chunk contains also decides whether it can ground an answer (grounding.ts).
  */
 @Injectable()
 export class RetrievalService {
   private readonly termStats: TermStats;
   private readonly vectors: VectorSearch;
+  private readonly ranking: RankingParams;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Optional() @Inject(RANKING_PARAMS) ranking?: Partial<RankingParams>,
+  ) {
     this.termStats = new TermStats(db);
     this.vectors = new VectorSearch(db);
+    this.ranking = { ...RANKING, ...ranking };
   }
 
   /** Full text, fused by reciprocal rank with vector similarity where pgvector and an embedding provider exist (vector-search.ts). */
@@ -157,25 +169,29 @@ export class RetrievalService {
       await synonymCache.setsOf(this.db, tenantId),
       filters.project_keys,
     );
-    const stats = await this.termStats.of(
+    const { k1, b, titleWeight, headingWeight, maxFinders, prefilter } = this.ranking;
+    const { terms: stats, lexemes, avgLength, chunks } = await this.termStats.of(
       tenantId,
       terms.map((t) => termQuery(t, alternatives.get(t))),
+      terms.map((t) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])]),
     );
-    const headings = terms.map((t) => termQuery(t, alternatives.get(t), 'AB'));
     // Candidates are found by the distinctive terms; common ones only score (and stay cheap to match).
     const present = stats.filter((s) => s.df > 0);
     if (present.length === 0) return empty;
     const finders = present.filter((s) => !s.common);
     const find = (finders.length ? finders : present)
       .sort((a, b) => a.df - b.df)
-      .slice(0, finders.length ? MAX_FINDERS : 2);
+      .slice(0, finders.length ? maxFinders : 2);
     const totalWeight = stats.reduce((sum, s) => sum + s.idf, 0);
     const params: unknown[] = [
       tenantId,
       find.map((s) => s.term).join(' | '),
       stats.map((s) => s.term),
-      headings,
+      lexemes.map((l) => l.language),
       stats.map((s) => s.idf),
+      lexemes.map((l) => l.lexeme),
+      lexemes.map((l) => l.term + 1),
+      [k1, b, titleWeight, headingWeight, Math.max(1, avgLength)],
     ];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [
@@ -206,8 +222,8 @@ export class RetrievalService {
       tierQueries.map((query, i) => {
         const higher = Array.from({ length: i }, (_, h) => `t${h}`);
         const limit = higher.length
-          ? `(SELECT CASE WHEN count(*) < ${CANDIDATES / 2} THEN ${PREFILTER} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
-          : PREFILTER;
+          ? `(SELECT CASE WHEN count(*) < ${CANDIDATES / 2} THEN ${prefilter} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
+          : prefilter;
         return `t${i} AS MATERIALIZED (
          SELECT c.id, ts_rank_cd(c.tsv, ${finderOf(configs)}, 1) AS rank
            FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
@@ -216,8 +232,9 @@ export class RetrievalService {
           LIMIT ${limit})`;
       });
     // Each query is parsed once per language (q). The prefiltered chunks' vectors are detoasted once
-    // (tv) and tested against every term: the IDF weight of the terms a chunk contains anywhere, and
-    // in its title or heading path (:AB).
+    // (tv): BM25 reads the positions of the question's lexemes in it (a position's weight says title,
+    // heading path or text), and each term is tested against it for the IDF weight of the terms the
+    // chunk contains (coverage and grounding).
     const rows = await this.withoutJit(async (run) => {
       const used = await run<Array<{ language: string }>>(
         `SELECT DISTINCT language::text AS language FROM kb_documents WHERE tenant_id = $1 AND status = 'indexed' AND deleted_at IS NULL`,
@@ -228,35 +245,40 @@ export class RetrievalService {
       return run<CandidateRow[]>(
         `WITH ${tierCtes(configs).join(',\n')},
        q AS (
-         SELECT l.cfg::regconfig AS cfg, to_tsquery(l.cfg::regconfig, $2) AS finder,
-                array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms, array_agg(to_tsquery(l.cfg::regconfig, u.h) ORDER BY u.i) AS heads
-           FROM unnest('{${configs.join(',')}}'::text[]) AS l(cfg), unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(t, h, i)
-          GROUP BY l.cfg)
+         SELECT l.cfg::regconfig AS cfg, array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms
+           FROM unnest('{${configs.join(',')}}'::text[]) AS l(cfg), unnest($3::text[]) WITH ORDINALITY AS u(t, i)
+          GROUP BY l.cfg),
+       p AS (SELECT $8::float8[] AS v),
+       lx AS (SELECT * FROM unnest($4::text[], $6::text[], $7::int[]) AS l(language, lexeme, i))
        SELECT * FROM (
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
                 x.rank::float8 AS rank,
+                (SELECT coalesce(sum(f.idf * f.tf * (p.v[1] + 1) / (f.tf + p.v[1] * (1 - p.v[2] + p.v[2] * x.dl / p.v[5]))), 0)
+                   FROM (SELECT ($5::float8[])[l.i] AS idf,
+                                sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) AS tf
+                           FROM unnest(x.tv) AS u JOIN lx l ON l.lexeme = u.lexeme AND l.language = x.language::text, unnest(u.weights) AS w(w)
+                          GROUP BY l.i) f)::float8 AS bm25,
                 (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.terms, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS matched,
-                (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.heads, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS in_heading,
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.language, c.tsv || ''::tsvector AS tv, t.rank
+                    c.language, c.tsv || ''::tsvector AS tv, kb_tsv_tokens(c.tsv) AS dl, t.rank
                FROM (${tierQueries.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
                JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
-           JOIN q ON q.cfg = x.language) y
-        ORDER BY y.matched + 0.5 * y.in_heading DESC, y.rank DESC, y.chunk_id
+           JOIN q ON q.cfg = x.language, p) y
+        ORDER BY y.bm25 DESC, y.matched DESC, y.chunk_id
         LIMIT ${CANDIDATES}`,
         params,
       );
     });
     const maxRank = Math.max(0, ...rows.map((r) => r.rank));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
-    const scored = rows.map(({ rank, matched, in_heading, found: _found, ...r }) => {
+    // BM25's ceiling for this query: every term saturated. The score is BM25 over it, 0..1.
+    const ceiling = totalWeight * (k1 + 1);
+    const scored = rows.map(({ rank, bm25, matched, found: _found, ...r }) => {
       const coverage = matched / totalWeight;
-      const headingCoverage = in_heading / totalWeight;
       const textScore = maxRank > 0 ? rank / maxRank : 0;
-      const score =
-        WEIGHTS.coverage * coverage + WEIGHTS.heading * headingCoverage + WEIGHTS.text * textScore;
+      const score = ceiling > 0 ? Math.min(1, bm25 / ceiling) : 0;
       return {
         ...r,
         text_score: round(textScore),
@@ -265,7 +287,7 @@ export class RetrievalService {
         grounded: false,
       };
     });
-    scored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
+    // Rows come best first (BM25, then coverage); rounding the score must not reorder them.
     const perDoc = new Map<number, number>();
     const kept: RetrievedChunk[] = [];
     for (const c of scored) {
@@ -276,7 +298,7 @@ export class RetrievalService {
     }
     const shown = kept.slice(0, depth);
     const grounded = groundingOf(
-      stats,
+      groundingWeights(stats, chunks),
       adjacentTermPairs(question, terms),
       shown.map((c) => ({ found: found.get(c.chunk_id) ?? [] })),
       PRIMARY,
@@ -306,3 +328,19 @@ export class RetrievalService {
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * The weights grounding judges with: BM25's IDF, except that a common term (df above the common
+ * limit) weighs as if it were just over the limit. A question's common words then keep a floor of
+ * weight, so a chunk that lacks one of them ("mappings" beside "index") still misses something;
+ * the grounding thresholds were chosen with this floor (docs/kb-retrieval-eval.md).
+ */
+export function groundingWeights(stats: TermStat[], chunks: number): TermStat[] {
+  const limit = Math.max(20, Math.ceil(chunks * COMMON_SHARE));
+  return stats.map((s) => {
+    if (s.df <= limit) return s;
+    const df = limit + 1;
+    const n = Math.max(chunks, df);
+    return { ...s, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
+  });
+}
