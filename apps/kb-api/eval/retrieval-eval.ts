@@ -25,8 +25,7 @@ const NODE_MODULES = path.join(REPO_ROOT, 'node_modules');
 /** Shorter files are mostly badges and links; less prose than this is mostly code or tables. */
 const MIN_CHARS = 2000;
 const MIN_PROSE_WORDS = 250;
-export const EVAL_TENANT = 'eval';
-const TENANT = EVAL_TENANT;
+const TENANT = 'eval';
 const PROJECT = 'deps';
 
 /** Runs one statement on the server's maintenance database (creating or dropping a database). */

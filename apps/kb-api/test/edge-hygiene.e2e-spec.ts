@@ -1,3 +1,5 @@
+import { platformHttpLogger } from '@platform/observability';
+import { rawHttp } from '@platform/testing';
 import { callerWith, Caller } from './admin-support';
 import { startKb } from './kb-test-env';
 
@@ -14,7 +16,8 @@ describe('kb-api: edge hygiene', () => {
 
   beforeAll(async () => {
     kb = await startKb();
-    admin = await callerWith(kb.svc.url, kb.db, { email: 'admin@edge.test', roles: ['admin'] });
+    // super-admin: the only role that manages widget keys, and every other route here lets it in.
+    admin = await callerWith(kb.svc.url, kb.db, { email: 'admin@edge.test', roles: ['super-admin'] });
   });
 
   afterAll(() => kb.stop());
@@ -40,11 +43,34 @@ describe('kb-api: edge hygiene', () => {
     ['a page of -1', 'GET', '/api/admin/users?page=-1', undefined, 'page', 'at least'],
     ['a page of NaN', 'GET', '/api/admin/users?page=NaN', undefined, 'page', 'integer'],
     ['an id of 1e20 in a JSON body', 'POST', '/api/kb/chat', '{"question":"q","doc_ids":[1e20]}', 'body.doc_ids.0', '2^53'],
+    ['an identity credential version past its integer column', 'PATCH', '/api/admin/widget-keys/1', '{"identity_credential_version":2147483648}', 'identity_credential_version', 'greater than 2147483647'],
+    ['the same on rotate-identity-secret', 'POST', '/api/admin/widget-keys/1/rotate-identity-secret', '{"identity_credential_version":9007199254740991}', 'identity_credential_version', 'greater than'],
+    ['a widget key filter of 1e20', 'GET', '/api/admin/widget-sessions?key=1e20', undefined, 'key', 'widget key id'],
+    ['a notifications page of 1e20', 'GET', '/api/notifications?page=1e20', undefined, 'page', 'greater than'],
+    ['a content-gaps window of 20 digits', 'GET', '/api/admin/kb/content-gaps?days=99999999999999999999', undefined, 'days', 'greater than'],
+    ['a stale-days filter of 1e20', 'GET', '/api/admin/kb/health?stale_days=1e20', undefined, 'stale_days', 'greater than'],
+    ['a log status of 1e20', 'GET', '/api/admin/logs/application?status=1e20', undefined, 'status', 'greater than'],
   ])('answers 422 naming the field for %s', async (_name, method, path, body, field, word) => {
     const r = await call(method, path, body, { token: admin.token });
     expect(r.status).toBe(422);
     expect(r.body['errors'][field]).toEqual(expect.arrayContaining([expect.stringContaining(word)]));
     expect(typeof r.body['message']).toBe('string');
+  });
+
+  it.each([
+    ['/api/admin/users/99999999999999999999', 'User'],
+    ['/api/admin/users/1e20/memberships', 'User'],
+    ['/api/admin/memberships/-1', 'Membership'],
+    ['/api/admin/connectors/1e20', 'Connector'],
+    ['/api/admin/connectors/99999999999999999999/runs', 'Connector'],
+    ['/api/admin/tabular-reviews/0', 'Tabular review'],
+    ['/api/admin/compliance/reports/abc', 'Compliance report'],
+    ['/api/admin/logs/chat/1e20', 'Chat log'],
+    ['/api/kb/documents/99999999999999999999/preview', 'Document'],
+  ])('answers a row id that cannot name a row (%s) 404 before the database', async (path, what) => {
+    const r = await call('GET', path, undefined, { token: admin.token });
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ error: 'not_found', message: `${what} not found.` });
   });
 
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {
@@ -65,5 +91,45 @@ describe('kb-api: edge hygiene', () => {
     const latin1 = await call('POST', '/api/auth/token', '{"email":"a@x.test"}', { type: 'application/json; charset=latin1' });
     expect(latin1.status).toBe(415);
     expect(typeof latin1.body['message']).toBe('string');
+  });
+
+  it('answers a NUL in a header (refused by Node before the app) with a JSON 400 and closes the connection', async () => {
+    const r = await rawHttp(kb.svc.url, 'GET /api/kb/documents HTTP/1.1\r\nHost: x\r\nX-Tenant-Id: a\0b\r\n\r\n');
+    expect(r.status).toBe(400);
+    expect(r.headers['content-type']).toContain('application/json');
+    expect(r.headers['connection']).toBe('close');
+    expect(JSON.parse(r.body)).toEqual({ error: 'bad_request', message: expect.stringContaining('not well-formed HTTP') });
+  });
+
+  it.each(['X-Tenant-Id', 'Idempotency-Key', 'X-Request-Id', 'X-Widget-Key'])('answers bytes that are not UTF-8 in %s 422 naming the header', async (header) => {
+    const r = await rawHttp(kb.svc.url, `GET /api/admin/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin.token}\r\n${header}: a\xffb\r\nConnection: close\r\n\r\n`);
+    expect(r.status).toBe(422);
+    expect(JSON.parse(r.body)).toEqual({ message: 'must be valid UTF-8', errors: { [`header.${header.toLowerCase()}`]: ['must be valid UTF-8'] } });
+    // The refused request id is not echoed; a fresh one names the answer.
+    expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps valid UTF-8 in a data header', async () => {
+    const r = await rawHttp(kb.svc.url, `GET /api/admin/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin.token}\r\nIdempotency-Key: ${Buffer.from('clé-1').toString('latin1')}\r\nConnection: close\r\n\r\n`);
+    expect(r.status).toBe(200);
+  });
+
+  it('writes one access-log line for a request the edge layer refuses', async () => {
+    const logger = platformHttpLogger()!;
+    const info = jest.spyOn(logger, 'info');
+    try {
+      const r = await fetch(`${kb.svc.url}/api/admin/users?search=a%00`, { headers: { authorization: `Bearer ${admin.token}`, 'x-request-id': 'edge-refused-1' } });
+      expect(r.status).toBe(422);
+      expect(r.headers.get('x-request-id')).toBe('edge-refused-1');
+      await r.text();
+      const lines = () => info.mock.calls.filter(([line]) => (line as { req?: { id?: string } })?.req?.id === 'edge-refused-1');
+      for (let i = 0; i < 50 && lines().length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(lines()).toHaveLength(1);
+      const [line, message] = lines()[0]!;
+      expect(message).toBe('request completed');
+      expect((line as { res: { statusCode: number } }).res.statusCode).toBe(422);
+    } finally {
+      info.mockRestore();
+    }
   });
 });

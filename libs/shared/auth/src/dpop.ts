@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
+import { calculateJwkThumbprint, CryptoKey, importJWK, JWK, JWTHeaderParameters, jwtVerify } from 'jose';
 
 /**
  * DPoP (RFC 9449) proof checks shared by the authorization server (iam's token and PAR endpoints)
@@ -44,6 +44,26 @@ export class DpopProofError extends Error {
     super(reason);
     this.name = 'DpopProofError';
   }
+}
+
+/**
+ * Public keys already imported, with their thumbprints: a client signs every proof with the same
+ * key, so importing it and hashing it once saves most of a proof check's work. Bounded, oldest
+ * first out; an entry is a pure function of the JWK, so it can never go stale.
+ */
+const KEY_CACHE_SIZE = 1000;
+const keyCache = new Map<string, { key: CryptoKey; jkt: string }>();
+
+async function proofKey(jwk: JWK, alg: string): Promise<{ key: CryptoKey; jkt: string }> {
+  const id = `${alg}|${jwk.kty}|${jwk.crv}|${jwk.x}|${jwk.y}|${jwk.n}|${jwk.e}`;
+  const cached = keyCache.get(id);
+  if (cached) return cached;
+  const key = (await importJWK({ ...jwk, ext: true }, alg)) as CryptoKey;
+  if (key.type !== 'public') throw new DpopProofError('DPoP proof jwk must be a public key');
+  const entry = { key, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
+  keyCache.set(id, entry);
+  return entry;
 }
 
 /** Minimal Redis surface for the replay memory (ioredis' `set … PX ms NX`). */
@@ -91,15 +111,22 @@ export function dpopHeader(value: string | string[] | undefined): string | undef
  */
 export async function verifyDpopProof(proof: string, req: DpopRequest): Promise<DpopProof> {
   const algorithms = [...(req.algorithms ?? DPOP_SIGNING_ALGS)];
+  let jkt = '';
+  const embedded = async (header: JWTHeaderParameters) => {
+    const jwk = header.jwk;
+    if (!jwk || typeof jwk !== 'object' || 'd' in jwk || 'p' in jwk || 'k' in jwk) throw new DpopProofError('DPoP proof jwk must be a public key');
+    const found = await proofKey(jwk, header.alg);
+    jkt = found.jkt;
+    return found.key;
+  };
   let verified;
   try {
-    verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms });
+    verified = await jwtVerify(proof, embedded, { typ: 'dpop+jwt', algorithms });
   } catch (e) {
+    if (e instanceof DpopProofError) throw e;
     throw new DpopProofError(`DPoP proof rejected: ${(e as Error).message}`);
   }
-  const { payload, protectedHeader } = verified;
-  const jwk = protectedHeader.jwk;
-  if (!jwk || 'd' in jwk || 'p' in jwk || 'k' in jwk) throw new DpopProofError('DPoP proof jwk must be a public key');
+  const { payload } = verified;
   if (typeof payload.jti !== 'string' || payload.jti.length === 0 || payload.jti.length > 256) {
     throw new DpopProofError('DPoP proof jti is missing or too long');
   }
@@ -115,7 +142,7 @@ export async function verifyDpopProof(proof: string, req: DpopRequest): Promise<
   }
   const nonce = payload['nonce'];
   if (nonce !== undefined && typeof nonce !== 'string') throw new DpopProofError('DPoP proof nonce must be a string');
-  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti: payload.jti, iat: payload.iat, nonce };
+  return { jkt, jti: payload.jti, iat: payload.iat, nonce };
 }
 
 /**

@@ -82,3 +82,11 @@ export function containsPattern(search: string | undefined): string | null {
 
 /** Row ids are bigserial: anything else cannot name a row (and must not reach a bigint cast). */
 export const isRowId = (id: string) => /^[1-9][0-9]{0,17}$/.test(id);
+
+/**
+ * Upper bounds of integers in JSON bodies and query strings, by the column they reach: a bigserial
+ * row id as far as a client can send one exactly, and an `integer` column's own maximum (past it
+ * Postgres fails the statement instead of finding nothing).
+ */
+export const ROW_ID_MAX = Number.MAX_SAFE_INTEGER;
+export const INT4_MAX = 2_147_483_647;

@@ -6,6 +6,9 @@ import { documentActor } from './document-ownership';
 import { DocumentRemovalService } from './document-removal.service';
 import { DeleteDocumentsDto } from './dto/delete-documents.dto';
 import { QueryReader } from './query-reader';
+import { RecordIdPipe } from '../conversations/record-id';
+
+const documentRowId = new RecordIdPipe('Document');
 
 @Controller('api/kb/documents')
 export class DocumentsController {
@@ -27,7 +30,7 @@ export class DocumentsController {
 
   @Get(':documentId/preview')
   @TokenAbilityGate('kb:read')
-  preview(@Param('documentId') documentId: string, @Req() req: KbRequest) {
+  preview(@Param('documentId', documentRowId) documentId: string, @Req() req: KbRequest) {
     return this.catalog.preview(req.kbPrincipal!.tenantId, documentId);
   }
 

@@ -16,6 +16,9 @@ import type { KbRequest } from '../../auth/kb-principal';
 import { G1_ROLES } from '../../identity/rbac';
 import { CreateReportDto, DownloadQueryDto, ReportListQueryDto } from './compliance.dto';
 import { ComplianceService } from './compliance.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const reportId = new RecordIdPipe('Compliance report');
 
 /** /api/admin/compliance/reports behind G1, in the active tenant. */
 @Controller('api/admin/compliance/reports')
@@ -35,13 +38,13 @@ export class ComplianceController {
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: KbRequest) {
+  async show(@Param('id', reportId) id: string, @Req() req: KbRequest) {
     return { data: await this.reports.show(req.kbPrincipal!.tenantId, id) };
   }
 
   @Get(':id/download')
   async download(
-    @Param('id') id: string,
+    @Param('id', reportId) id: string,
     @Query() q: DownloadQueryDto,
     @Req() req: KbRequest,
     @Res({ passthrough: true }) res: Response,
@@ -54,7 +57,7 @@ export class ComplianceController {
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id') id: string, @Req() req: KbRequest): Promise<void> {
+  async remove(@Param('id', reportId) id: string, @Req() req: KbRequest): Promise<void> {
     await this.reports.remove(req.kbPrincipal!.tenantId, id);
   }
 }

@@ -4,6 +4,9 @@ import type { KbRequest } from '../../auth/kb-principal';
 import { G1_ROLES } from '../../identity/rbac';
 import { ChatLogQueryDto } from '../range-query.dto';
 import { ChatLogsService } from './chat-logs.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const chatLogId = new RecordIdPipe('Chat log');
 
 /** /api/admin/logs/chat behind G1; detokenize also needs the tenant's detokenize permission (checked by the service). */
 @Controller('api/admin/logs/chat')
@@ -17,13 +20,13 @@ export class ChatLogsController {
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: KbRequest) {
+  async show(@Param('id', chatLogId) id: string, @Req() req: KbRequest) {
     return { data: await this.logs.show(req.kbPrincipal!.tenantId, id) };
   }
 
   @Post(':id/detokenize')
   @HttpCode(200)
-  async detokenize(@Param('id') id: string, @Req() req: KbRequest) {
+  async detokenize(@Param('id', chatLogId) id: string, @Req() req: KbRequest) {
     return { data: await this.logs.detokenize(req.kbPrincipal!, id) };
   }
 }

@@ -8,11 +8,12 @@ import {
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateIf,
 } from 'class-validator';
-import { PageQueryDto, trimmed } from '../../admin/pagination';
+import { PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -72,6 +73,7 @@ const ids = (field: string) => [
   ArrayMaxSize(1000, { message: `The ${field} field must not have more than 1000 items.` }),
   IsInt({ each: true, message: `Each ${field} entry must be a document id.` }),
   Min(1, { each: true, message: `Each ${field} entry must be a document id.` }),
+  Max(ROW_ID_MAX, { each: true, message: `Each ${field} entry must be a document id.` }),
 ];
 const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
 

@@ -4,6 +4,9 @@ import { Can } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
 import { CreateConnectorDto, ListConnectorsQueryDto, UpdateConnectorDto } from './connectors.dto';
 import { ConnectorsService } from './connectors.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const connectorId = new RecordIdPipe('Connector');
 
 /** /api/admin/connectors behind `can:manageConnectors` (admin, super-admin). */
 @Controller('api/admin/connectors')
@@ -23,30 +26,30 @@ export class ConnectorsController {
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: KbRequest) {
+  async show(@Param('id', connectorId) id: string, @Req() req: KbRequest) {
     return { data: await this.connectors.show(req.kbPrincipal!, id) };
   }
 
   @Patch(':id')
-  async update(@Param('id') id: string, @Body() body: UpdateConnectorDto, @Req() req: KbRequest) {
+  async update(@Param('id', connectorId) id: string, @Body() body: UpdateConnectorDto, @Req() req: KbRequest) {
     return { data: await this.connectors.update(req.kbPrincipal!, id, body) };
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id') id: string, @Req() req: KbRequest) {
+  async remove(@Param('id', connectorId) id: string, @Req() req: KbRequest) {
     await this.connectors.remove(req.kbPrincipal!, id);
   }
 
   /** Runs the sync now and answers its run (documents are then indexed by the worker). */
   @Post(':id/sync')
   @HttpCode(200)
-  async sync(@Param('id') id: string, @Req() req: KbRequest) {
+  async sync(@Param('id', connectorId) id: string, @Req() req: KbRequest) {
     return { data: await this.connectors.sync(req.kbPrincipal!, id) };
   }
 
   @Get(':id/runs')
-  runs(@Param('id') id: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
+  runs(@Param('id', connectorId) id: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
     return this.connectors.runs(req.kbPrincipal!, id, q);
   }
 }

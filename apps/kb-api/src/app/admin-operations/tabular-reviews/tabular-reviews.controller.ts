@@ -6,6 +6,9 @@ import type { KbRequest } from '../../auth/kb-principal';
 import { G1_ROLES } from '../../identity/rbac';
 import { CreateTabularReviewDto } from './tabular-reviews.dto';
 import { TabularReviewsService } from './tabular-reviews.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const reviewId = new RecordIdPipe('Tabular review');
 
 /**
  * /api/admin/tabular-reviews behind `can:viewTabularReviews` (viewer, admin, super-admin): viewers
@@ -29,13 +32,13 @@ export class TabularReviewsController {
   }
 
   @Get(':id')
-  async show(@Param('id') id: string, @Req() req: KbRequest) {
+  async show(@Param('id', reviewId) id: string, @Req() req: KbRequest) {
     return { data: await this.reviews.show(req.kbPrincipal!, id) };
   }
 
   @Get(':id/export.csv')
   @Header('content-type', 'text/csv; charset=utf-8')
-  async export(@Param('id') id: string, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
+  async export(@Param('id', reviewId) id: string, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     const { filename, body } = await this.reviews.csv(req.kbPrincipal!, id);
     res.setHeader('content-disposition', `attachment; filename="${filename}"`);
     return body;
@@ -44,14 +47,14 @@ export class TabularReviewsController {
   @Post(':id/run')
   @HttpCode(200)
   @RequireRole(...G1_ROLES)
-  async run(@Param('id') id: string, @Req() req: KbRequest) {
+  async run(@Param('id', reviewId) id: string, @Req() req: KbRequest) {
     return { data: await this.reviews.run(req.kbPrincipal!, id) };
   }
 
   @Delete(':id')
   @HttpCode(204)
   @RequireRole(...G1_ROLES)
-  async remove(@Param('id') id: string, @Req() req: KbRequest) {
+  async remove(@Param('id', reviewId) id: string, @Req() req: KbRequest) {
     await this.reviews.remove(req.kbPrincipal!, id);
   }
 }

@@ -8,12 +8,13 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
   Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { trimmed } from '../../admin/pagination';
+import { ROW_ID_MAX, trimmed } from '../../admin/pagination';
 
 export const MAX_REVIEW_DOCUMENTS = 50;
 export const MAX_REVIEW_COLUMNS = 20;
@@ -48,6 +49,7 @@ export class CreateTabularReviewDto {
   @ArrayUnique({ message: 'The document ids field has a duplicate value.' })
   @IsInt({ each: true, message: 'Each document id must be an integer.' })
   @Min(1, { each: true, message: 'Each document id must be at least 1.' })
+  @Max(ROW_ID_MAX, { each: true, message: 'Each document id must be a document id.' })
   document_ids?: number[];
 
   @IsOptional()

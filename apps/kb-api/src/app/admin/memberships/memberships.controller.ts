@@ -15,6 +15,10 @@ import type { KbRequest } from '../../auth/kb-principal';
 import { PageQueryDto } from '../pagination';
 import { CreateMembershipDto, UpdateMembershipDto } from './memberships.dto';
 import { MembershipsService } from './memberships.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const userRowId = new RecordIdPipe('User');
+const membershipId = new RecordIdPipe('Membership');
 
 /** /api/admin/users/{user}/memberships and /api/admin/memberships/{id} behind gate G1. */
 @Controller('api/admin')
@@ -23,14 +27,14 @@ export class MembershipsController {
   constructor(private readonly memberships: MembershipsService) {}
 
   @Get('users/:user/memberships')
-  list(@Param('user') userId: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
+  list(@Param('user', userRowId) userId: string, @Query() q: PageQueryDto, @Req() req: KbRequest) {
     return this.memberships.listOfUser(req.kbPrincipal!, userId, q);
   }
 
   @Post('users/:user/memberships')
   @HttpCode(201)
   async create(
-    @Param('user') userId: string,
+    @Param('user', userRowId) userId: string,
     @Body() body: CreateMembershipDto,
     @Req() req: KbRequest,
   ) {
@@ -38,18 +42,18 @@ export class MembershipsController {
   }
 
   @Get('memberships/:id')
-  async show(@Param('id') id: string, @Req() req: KbRequest) {
+  async show(@Param('id', membershipId) id: string, @Req() req: KbRequest) {
     return { data: await this.memberships.show(req.kbPrincipal!, id) };
   }
 
   @Patch('memberships/:id')
-  async update(@Param('id') id: string, @Body() body: UpdateMembershipDto, @Req() req: KbRequest) {
+  async update(@Param('id', membershipId) id: string, @Body() body: UpdateMembershipDto, @Req() req: KbRequest) {
     return { data: await this.memberships.update(req.kbPrincipal!, id, body) };
   }
 
   @Delete('memberships/:id')
   @HttpCode(204)
-  async delete(@Param('id') id: string, @Req() req: KbRequest) {
+  async delete(@Param('id', membershipId) id: string, @Req() req: KbRequest) {
     await this.memberships.delete(req.kbPrincipal!, id);
   }
 }

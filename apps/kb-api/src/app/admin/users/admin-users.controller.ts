@@ -3,6 +3,9 @@ import { RequireRole } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
 import { CreateUserDto, ListUsersQueryDto, UpdateUserDto } from './admin-users.dto';
 import { AdminUsersService } from './admin-users.service';
+import { RecordIdPipe } from '../../conversations/record-id';
+
+const userRowId = new RecordIdPipe('User');
 
 /** /api/admin/users behind gate G1, in the active tenant. */
 @Controller('api/admin/users')
@@ -22,18 +25,18 @@ export class AdminUsersController {
   }
 
   @Get(':user')
-  async show(@Param('user') id: string, @Req() req: KbRequest) {
+  async show(@Param('user', userRowId) id: string, @Req() req: KbRequest) {
     return { data: await this.users.show(req.kbPrincipal!, id) };
   }
 
   @Patch(':user')
-  async update(@Param('user') id: string, @Body() body: UpdateUserDto, @Req() req: KbRequest) {
+  async update(@Param('user', userRowId) id: string, @Body() body: UpdateUserDto, @Req() req: KbRequest) {
     return { data: await this.users.update(req.kbPrincipal!, id, body) };
   }
 
   @Post(':user/deactivate')
   @HttpCode(200)
-  async deactivate(@Param('user') id: string, @Req() req: KbRequest) {
+  async deactivate(@Param('user', userRowId) id: string, @Req() req: KbRequest) {
     return { data: await this.users.deactivate(req.kbPrincipal!, id) };
   }
 }

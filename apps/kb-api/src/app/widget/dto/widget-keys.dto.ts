@@ -15,7 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PageQueryDto, trimmed } from '../../admin/pagination';
+import { INT4_MAX, PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 import { LAUNCHER_SHAPES, normalizeOrigin, SESSION_STATUSES, SKILL_SHAPE, WIDGET_POSITIONS } from '../widget-catalog';
 
 /** Origins are compared lowercased without a trailing slash, so they are stored that way. */
@@ -95,6 +95,7 @@ export class CreateWidgetKeyDto extends WidgetKeyFieldsDto {
 export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   @IsInt({ message: 'The identity credential version field is required.' })
   @Min(1, { message: 'The identity credential version field must be at least 1.' })
+  @Max(INT4_MAX, { message: `The identity credential version field must not be greater than ${INT4_MAX}.` })
   identity_credential_version!: number;
 
   @IsOptional()
@@ -118,6 +119,7 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
 export class IdentityVersionDto {
   @IsInt({ message: 'The identity credential version field is required.' })
   @Min(1, { message: 'The identity credential version field must be at least 1.' })
+  @Max(INT4_MAX, { message: `The identity credential version field must not be greater than ${INT4_MAX}.` })
   identity_credential_version!: number;
 }
 
@@ -130,5 +132,6 @@ export class ListWidgetSessionsQueryDto extends PageQueryDto {
   @Type(() => Number)
   @IsInt({ message: 'The key field must be a widget key id.' })
   @Min(1, { message: 'The key field must be a widget key id.' })
+  @Max(ROW_ID_MAX, { message: 'The key field must be a widget key id.' })
   key?: number;
 }
