@@ -189,6 +189,9 @@ export const RESOURCE_FACTORIES: Record<string, (r: ResourcesOfA) => Promise<Rou
   }),
   '/api/admin/widget-keys': async (r) => ({ id: r.a.widgetKey.id }),
   '/api/admin/mcp/tokens': async (r) => ({ id: String((await r.ok(r.a.super, 'POST', '/api/admin/mcp/tokens', 201, { label: 'a-desk' })).data.id) }),
+  '/api/admin/identity-links': async (r) => ({
+    id: String((await r.ok(r.a.super, 'POST', '/api/admin/identity-links', 201, { subject: 'iam-acme-viewer', user_id: r.a.viewer.id })).data.id),
+  }),
   '/api/admin/kb/collections': async (r) => ({
     id: String((await r.ok(r.a.super, 'POST', '/api/admin/kb/collections', 201, { name: 'Launch', description: 'Acme launch papers' })).data.id),
   }),

@@ -7,4 +7,3 @@ export * from './registered-routes';
 export * from './filter-server';
 export * from './raw-http';
 export * from './dpop-key';
-export * from './dpop-key';
