@@ -141,6 +141,23 @@ describe('edge hygiene in front of a Nest app', () => {
     expect(form.status).toBe(415);
   });
 
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['application/xml', { 'content-type': 'application/xml' }],
+    ['multipart/form-data', { 'content-type': 'multipart/form-data; boundary=x' }],
+    ['no content type', { 'content-type': '' }],
+  ])('answers a body no parser reads (%s) with 415 as JSON, before any handler sees it', async (_name, headers) => {
+    for (const path of ['/items', '/login']) {
+      const r = await send(base, 'POST', path, 'title=x', headers);
+      expect(r.status).toBe(415);
+      expect(r.json).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining('application/json') });
+    }
+  });
+
+  it('lets a request with an empty body through whatever its content type', async () => {
+    expect((await send(base, 'GET', '/items/1?x=1', undefined, { 'content-type': 'text/plain' })).status).toBe(200);
+  });
+
   it('is the parser lean routes find, under the names Nest looks for', () => {
     const express = app.getHttpAdapter().getInstance();
     expect(appBodyParser(express, 'json').name).toBe('jsonParser');

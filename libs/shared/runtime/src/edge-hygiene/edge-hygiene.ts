@@ -245,4 +245,24 @@ export function applyEdgeHygiene(app: Express, options: EdgeHygieneOptions): voi
   app.use(requestCheck(app));
   app.use(bodyParser('json', options));
   app.use(bodyParser('urlencoded', options));
+  app.use(unreadBodyCheck());
+}
+
+export const UNSUPPORTED_MEDIA_TYPE = 'Request bodies are read as application/json or application/x-www-form-urlencoded (UTF-8) only.';
+
+/** Whether the request carries body bytes (RFC 9112 §6.3: a Transfer-Encoding, or a Content-Length above 0). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * A body neither parser read (text/plain, XML, multipart, no content type at all) would reach a
+ * handler as `undefined`, which no route takes: refused with 415 instead, whatever the route.
+ */
+function unreadBodyCheck(): RequestHandler {
+  return function edgeUnreadBody(req, res, next) {
+    if (req.body !== undefined || !hasBody(req)) return next();
+    refuseWith(req, res, next, new HttpException({ message: UNSUPPORTED_MEDIA_TYPE, code: 'unsupported_media_type' }, 415));
+  };
 }

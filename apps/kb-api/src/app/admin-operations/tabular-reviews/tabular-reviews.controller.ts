@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { PageQueryDto } from '../../admin/pagination';
 import { Can, RequireRole } from '../../auth/gates';
@@ -37,9 +37,11 @@ export class TabularReviewsController {
   }
 
   @Get(':id/export.csv')
-  @Header('content-type', 'text/csv; charset=utf-8')
   async export(@Param('id', reviewId) id: string, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     const { filename, body } = await this.reviews.csv(req.kbPrincipal!, id);
+    // Set here, not with @Header: Nest puts decorator headers on every answer of the route, and an
+    // error answer (404, 422) would then claim to be CSV while its body is JSON.
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="${filename}"`);
     return body;
   }
