@@ -109,3 +109,37 @@ export class ClientBody {
     });
   }
 }
+
+/**
+ * Reads and drops a whole request body before the gateway answers it without the upstream (a
+ * declared length over the limit). Answering first would be allowed, but a server that answers and
+ * then closes (as it must when the client asked for `Connection: close`) while body bytes are still
+ * arriving makes the kernel reset the connection, and the client may never read the answer
+ * (RFC 9112 §9.6). Resolves true once the body ended; false when the client stalled for `idleMs`
+ * or went away, and then the connection is cut.
+ */
+export function drainBody(req: IncomingMessage, idleMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer = setTimeout(() => stop(false), idleMs);
+    const onData = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stop(false), idleMs);
+    };
+    const onEnd = () => stop(true);
+    const onGone = () => stop(req.readableEnded);
+    function stop(ended: boolean) {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onGone);
+      req.off('error', onGone);
+      if (!ended) req.socket.destroy();
+      resolve(ended);
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onGone);
+    req.on('error', onGone);
+    req.resume();
+  });
+}

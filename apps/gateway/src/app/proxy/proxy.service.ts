@@ -5,7 +5,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
 import { requestIdFor } from '@platform/observability';
-import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody } from './client-body';
+import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
 import { clientResponseHeaders, expectsContinue, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
@@ -83,10 +83,11 @@ export class ProxyService implements OnApplicationShutdown {
   }
 
   /** One entry per distinct upstream, named as in the route table. */
+  /** One entry per upstream name (two names may share a URL, and each is reported by its own name). */
   get upstreams(): Array<{ name: string; url: string }> {
     const seen = new Map<string, string>();
-    for (const r of this.options.routes) if (!seen.has(r.upstream)) seen.set(r.upstream, r.name);
-    return [...seen].map(([url, name]) => ({ name, url }));
+    for (const r of this.options.routes) if (!seen.has(r.name)) seen.set(r.name, r.upstream);
+    return [...seen].map(([name, url]) => ({ name, url }));
   }
 
   /** Returns false when no route matches (Nest then handles the request: health, metrics, 404). */
@@ -120,10 +121,15 @@ export class ProxyService implements OnApplicationShutdown {
     const declared = declaredLength(req);
     if (declared !== undefined && declared > route.maxBodyBytes) {
       this.count(route, 'client_error');
-      // Nothing of the body is read yet: Node drops the rest itself when the connection is kept;
-      // a remainder too large to be worth reading closes it instead.
-      const close: Record<string, string> = declared > DISCARD_MAX_BYTES ? { connection: 'close' } : {};
-      return sendProblem(res, 413, 'payload_too_large', `the request body is larger than ${route.maxBodyBytes} bytes`, requestId, close);
+      const tooLarge = (headers: Record<string, string>) =>
+        sendProblem(res, 413, 'payload_too_large', `the request body is larger than ${route.maxBodyBytes} bytes`, requestId, headers);
+      // A client waiting for 100 sends nothing more; a remainder too large to be worth reading
+      // closes the connection. Any other body is read and dropped first, so the 413 is what the
+      // client sees rather than a reset connection.
+      if (expectsContinue(req)) return tooLarge({});
+      if (declared > DISCARD_MAX_BYTES) return tooLarge({ connection: 'close' });
+      if (await drainBody(req, this.options.clientBodyTimeoutMs)) tooLarge({});
+      return;
     }
     const hasBody = (declared !== undefined && declared > 0) || req.headers['transfer-encoding'] !== undefined;
 
