@@ -76,7 +76,7 @@ export interface RankingParams {
   maxFinders: number;
   prefilter: number;
 }
-export const RANKING: RankingParams = { k1: 1.2, b: 0.75, titleWeight: 2, headingWeight: 1.5, maxFinders: 6, prefilter: 400 };
+export const RANKING: RankingParams = { k1: 1.8, b: 0.75, titleWeight: 2, headingWeight: 1.5, maxFinders: 6, prefilter: 400 };
 /** Overrides of RANKING, for the evaluation's parameter search only. */
 export const RANKING_PARAMS = Symbol('kb-api.RANKING_PARAMS');
 const TIERS = 4;
