@@ -2,7 +2,7 @@
 // chunks seeded in SQL from the installed packages' documentation (the retrieval evaluation's
 // corpus, chunked by the real chunker, copied into several projects until the count is reached),
 // then 10 users asking the evaluation's questions in a closed loop for a fixed time.
-//   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-chat.bench.mjs [--chunks 100000] [--users 10] [--seconds 30]
+//   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-chat.bench.mjs [--chunks 100000] [--users 10] [--seconds 30] [--database kb_chat_bench] [--port 3930]
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { stop } from './lib.mjs';
@@ -13,9 +13,18 @@ const { loadCorpus, loadQuestions } = require('../../apps/kb-api/eval/retrieval-
 const { chunkMarkdown } = require('../../apps/kb-api/src/app/ingest/chunker.ts');
 const { markdownTitle } = require('../../apps/kb-api/src/app/ingest/convert.ts');
 const { detectLanguage } = require('../../apps/kb-api/src/app/ingest/language.ts');
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, users: { type: 'string', default: '10' }, seconds: { type: 'string', default: '30' } } });
+const { values } = parseArgs({
+  options: {
+    chunks: { type: 'string', default: '100000' },
+    users: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '30' },
+    // Another run on the same Postgres server and machine needs its own database and port.
+    database: { type: 'string', default: 'kb_chat_bench' },
+    port: { type: 'string', default: '3930' },
+  },
+});
 
-const { env, db, issuer, baseUrl } = await kbEnvironment('kb_chat_bench', 3930);
+const { env, db, issuer, baseUrl } = await kbEnvironment(values.database, Number(values.port));
 const corpus = loadCorpus().map((d) => ({ ...d, title: markdownTitle(d.content) ?? d.key, language: detectLanguage(d.content), chunks: chunkMarkdown(d.content) }));
 const perCopy = corpus.reduce((n, d) => n + d.chunks.length, 0);
 const copies = Math.ceil(Number(values.chunks) / perCopy);
