@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { scheduledCommandTask } from './app/admin-operations/commands/scheduled-command.task';
 import { seedBootstrapAdmin } from './app/identity/bootstrap-admin';
 import { ingestDemoDocuments } from './app/ingest/demo-documents';
+import { reindexTask } from './app/retrieval/reindex.task';
 import { KbApiEnv } from './config/env';
 import { dataSourceOptions } from './data-source';
 
@@ -42,4 +43,5 @@ runCliAndExit('kb-api', {
     },
   },
   'commands:run': scheduledCommandTask,
+  'kb:reindex': reindexTask,
 });
