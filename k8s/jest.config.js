@@ -1,8 +1,3 @@
-module.exports = {
-  displayName: 'k8s',
-  preset: '../jest.preset.js',
-  rootDir: '.',
-  testMatch: ['<rootDir>/tests/**/*.spec.ts'],
-  globalSetup: '../libs/shared/testing/src/global-setup.mjs',
-  globalTeardown: '../libs/shared/testing/src/global-teardown.mjs',
-};
+const { jestTier } = require('../tools/test/jest-tier.js');
+
+module.exports = jestTier('all', { name: 'k8s', dir: __dirname, sources: ['tests'] });

@@ -1,8 +1,3 @@
-module.exports = {
-  displayName: 'kb-api',
-  preset: '../../jest.preset.js',
-  rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  globalSetup: '../../libs/shared/testing/src/global-setup.mjs',
-  globalTeardown: '../../libs/shared/testing/src/global-teardown.mjs',
-};
+const { jestTier } = require('../../tools/test/jest-tier.js');
+
+module.exports = jestTier('all', { name: 'kb-api', dir: __dirname });

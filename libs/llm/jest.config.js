@@ -1,12 +1,3 @@
-module.exports = {
-  displayName: 'llm',
-  preset: '../../jest.preset.js',
-  rootDir: '.',
-  testMatch: [
-    '<rootDir>/src/**/*.spec.ts',
-    '<rootDir>/src/**/*.int-spec.ts',
-    '<rootDir>/test/**/*.e2e-spec.ts',
-  ],
-  globalSetup: '../../libs/shared/testing/src/global-setup.mjs',
-  globalTeardown: '../../libs/shared/testing/src/global-teardown.mjs',
-};
+const { jestTier } = require('../../tools/test/jest-tier.js');
+
+module.exports = jestTier('all', { name: 'llm', dir: __dirname });

@@ -1,8 +1,3 @@
-module.exports = {
-  displayName: 'workspace-tools',
-  preset: '../../jest.preset.js',
-  rootDir: '.',
-  testMatch: ['<rootDir>/spec/**/*.spec.ts'],
-  globalSetup: '../../libs/shared/testing/src/global-setup.mjs',
-  globalTeardown: '../../libs/shared/testing/src/global-teardown.mjs',
-};
+const { jestTier } = require('./jest-tier.js');
+
+module.exports = jestTier('all', { name: 'workspace-tools', dir: __dirname, sources: ['spec'] });

@@ -1,0 +1,3 @@
+const { jestTier } = require('../../tools/test/jest-tier.js');
+
+module.exports = jestTier('e2e', { name: 'iam', dir: __dirname });

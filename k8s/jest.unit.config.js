@@ -1,0 +1,3 @@
+const { jestTier } = require('../tools/test/jest-tier.js');
+
+module.exports = jestTier('unit', { name: 'k8s', dir: __dirname, sources: ['tests'] });

@@ -1,0 +1,3 @@
+const { jestTier } = require('../../../tools/test/jest-tier.js');
+
+module.exports = jestTier('unit', { name: 'shared-config', dir: __dirname });

@@ -1,0 +1,3 @@
+const { jestTier } = require('../../../tools/test/jest-tier.js');
+
+module.exports = jestTier('e2e', { name: 'shared-runtime', dir: __dirname });

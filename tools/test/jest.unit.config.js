@@ -1,0 +1,3 @@
+const { jestTier } = require('./jest-tier.js');
+
+module.exports = jestTier('unit', { name: 'workspace-tools', dir: __dirname, sources: ['spec'] });
