@@ -185,6 +185,42 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
     expect(decodeJwt(tokens.access_token).cnf).toBeUndefined();
   });
 
+  it('sends a refusal on the consent page of a pushed request back to the client with its state', async () => {
+    const config = await oidc.discovery(new URL(iam.issuer), 'third-party-par', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+    const { params } = await pkce();
+    const url = await oidc.buildAuthorizationUrlWithPAR(config, { redirect_uri: REDIRECT, scope: 'openid evidence:review', prompt: 'consent', ...params });
+    const browser = new HttpBrowser(iam.url);
+    const consent = await authorizeWithPassword(browser, url.toString(), 'grace@example.test', PASSWORD);
+    expect(consent.page).toContain('Allow access?');
+    const denied = await browser.follow(await browser.submit(consent.page!, '/login/consent', { decision: 'deny', return_to: returnToOf(consent.page!) }));
+    const back = new URL(denied.location!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(params.state);
+  });
+
+  it('redeems a code asked for with dpop_jkt only with a proof of that key', async () => {
+    const key = await dpopKey();
+    const { verifier, params } = await pkce();
+    const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'kb:read', dpop_jkt: key.jkt, ...params }));
+    const exchange = (headers: Record<string, string>) =>
+      post('/oauth/token', { grant_type: 'authorization_code', client_id: 'spa-resources', code: callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT }, headers);
+    const nonce = (await exchange({ DPoP: await key.proof(tokenUrl) })).headers.get('dpop-nonce')!;
+    const other = await dpopKey();
+    expect(await json(await exchange({ DPoP: await other.proof(tokenUrl, { nonce }) }))).toMatchObject({ error: 'invalid_grant' });
+
+    const second = await pkce();
+    const again = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'kb:read', dpop_jkt: key.jkt, ...second.params }));
+    const ok = await post(
+      '/oauth/token',
+      { grant_type: 'authorization_code', client_id: 'spa-resources', code: again.searchParams.get('code')!, code_verifier: second.verifier, redirect_uri: REDIRECT },
+      { DPoP: await key.proof(tokenUrl, { nonce }) },
+    );
+    const body = await json(ok);
+    expect(body['token_type']).toBe('DPoP');
+    expect(decodeJwt(body['access_token'] as string)).toMatchObject({ aud: 'platform', cnf: { jkt: key.jkt } });
+  });
+
   it('refuses a replayed DPoP proof, a proof for another URL, and a DPoP-only client without one', async () => {
     const key = await dpopKey();
     const first = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, { ...basic, DPoP: await key.proof(tokenUrl) });
