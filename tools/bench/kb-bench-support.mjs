@@ -13,16 +13,21 @@ const require = createRequire(import.meta.url);
 const { TestJwksIssuer } = require('@platform/testing');
 const { PasswordHasher } = require('@platform/crypto');
 
-export async function kbEnvironment(database, port) {
-  const issuer = await new TestJwksIssuer().start();
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new pg.Client({ connectionString: serverUrl });
+const serverUrl = () => process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function dropDatabase(database) {
+  const admin = new pg.Client({ connectionString: serverUrl() });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
   await admin.end();
+}
+
+export async function kbEnvironment(database, port) {
+  const issuer = await new TestJwksIssuer().start();
+  await dropDatabase(database);
   const key = () => randomBytes(32).toString('base64');
   const env = {
-    DATABASE_URL: serverUrl,
+    DATABASE_URL: serverUrl(),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `kb-bench-${randomBytes(3).toString('hex')}`,
     DATABASE_NAME: database,
@@ -38,7 +43,7 @@ export async function kbEnvironment(database, port) {
   };
   const migrate = spawnSync(process.execPath, [path.join(root, 'dist/apps/kb-api/cli.js'), 'migrate'], { env: { ...process.env, ...env }, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(migrate.stderr || migrate.stdout);
-  const url = new URL(serverUrl);
+  const url = new URL(serverUrl());
   url.pathname = `/${database}`;
   const db = new pg.Client({ connectionString: url.toString() });
   await db.connect();
@@ -63,6 +68,29 @@ export async function tokenFor(db, baseUrl) {
   const body = await r.json();
   if (!body.token) throw new Error(`no token: ${JSON.stringify(body)}`);
   return body.token;
+}
+
+/**
+ * Rows by which a tenant's BM25 statistics (kb_term_stats, kb_chunk_totals) differ from a count from
+ * scratch over its live chunks: both 0 when the triggers kept them exact.
+ */
+export async function termStatsDrift(db, tenantId) {
+  const { rows } = await db.query(
+    `WITH fresh AS (
+       SELECT c.language, u.lexeme, count(*)::int AS df
+         FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id AND d.deleted_at IS NULL, unnest(c.tsv) u
+        WHERE c.tenant_id = $1 GROUP BY 1, 2),
+     kept AS (SELECT language, lexeme, df FROM kb_term_stats WHERE tenant_id = $1),
+     fresh_totals AS (
+       SELECT c.language, count(*)::bigint AS chunks, sum(kb_tsv_tokens(c.tsv))::bigint AS tokens
+         FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id AND d.deleted_at IS NULL
+        WHERE c.tenant_id = $1 GROUP BY 1),
+     kept_totals AS (SELECT language, chunks, tokens FROM kb_chunk_totals WHERE tenant_id = $1 AND chunks <> 0)
+     SELECT (SELECT count(*) FROM ((SELECT * FROM fresh EXCEPT SELECT * FROM kept) UNION ALL (SELECT * FROM kept EXCEPT SELECT * FROM fresh)) x)::int AS terms,
+            (SELECT count(*) FROM ((SELECT * FROM fresh_totals EXCEPT SELECT * FROM kept_totals) UNION ALL (SELECT * FROM kept_totals EXCEPT SELECT * FROM fresh_totals)) x)::int AS totals`,
+    [tenantId],
+  );
+  return rows[0];
 }
 
 export const percentile = (sorted, q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;

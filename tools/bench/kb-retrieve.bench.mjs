@@ -1,0 +1,166 @@
+// Ranked retrieval and grounded chat over 100,000 distinct chunks of real text: SciFact's abstracts,
+// the markdown inside node_modules and the English manual pages (kb-bench-corpus.mjs), chunked by
+// kb-api's chunker, no chunk text twice. The chunks are seeded in SQL into a throwaway database
+// (the BM25 statistics triggers run as for any write, and the statistics are checked against a
+// count from scratch before anything is timed), then kb-api from dist/ (extractive `none` chat
+// provider) serves 10 users in a closed loop: first POST /api/kb/retrieve alone, then
+// POST /api/kb/chat alone, each for a fixed time, with SciFact claims, the retrieval evaluation's
+// questions and questions made from the manual pages' summaries, interleaved.
+//   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-retrieve.bench.mjs --scifact <folder with corpus.jsonl.gz and queries-train.jsonl>
+//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep]
+// --keep leaves the database in place (for EXPLAIN ANALYZE of the ranking query on it).
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { stop } from './lib.mjs';
+import { benchQueries, buildCorpus } from './kb-bench-corpus.mjs';
+import { dropDatabase, kbEnvironment, percentile, startApi, termStatsDrift, tokenFor } from './kb-bench-support.mjs';
+
+const { values } = parseArgs({
+  options: {
+    scifact: { type: 'string' },
+    man: { type: 'string', default: '/usr/share/man' },
+    chunks: { type: 'string', default: '100000' },
+    users: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '30' },
+    database: { type: 'string', default: 'kb_retrieve_bench' },
+    port: { type: 'string', default: '3950' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
+const users = Number(values.users);
+const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
+
+const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
+const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
+// Interleaved so every user sees all three kinds in every stretch of the run.
+const queries = [];
+for (let i = 0; i < Math.max(claims.length, docQuestions.length, manual.length); i++) {
+  for (const list of [claims, docQuestions, manual]) if (i < list.length) queries.push(list[i]);
+}
+
+const { env, db, issuer, baseUrl } = await kbEnvironment(values.database, Number(values.port));
+const seedStarted = performance.now();
+await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('default', 'default') ON CONFLICT DO NOTHING`);
+for (const project of ['scifact', 'packages', 'manpages']) {
+  await db.query(`INSERT INTO kb_projects (tenant_id, project_key, name) VALUES ('default', $1, $1) ON CONFLICT DO NOTHING`, [project]);
+}
+// 200 documents a statement, their chunks in one more: the statistics trigger runs once per chunk statement.
+for (let i = 0; i < corpus.documents.length; i += 200) {
+  const batch = corpus.documents.slice(i, i + 200);
+  const { rows } = await db.query(
+    `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, language, status, content_hash, pending_hash, chunk_count, indexed_at)
+     SELECT 'default', t.project, t.path, t.title, t.slug, 'text/markdown', 'markdown', t.path, t.language::regconfig, 'indexed', t.hash, t.hash, t.chunks, now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[]) AS t(project, path, title, slug, language, hash, chunks)
+     RETURNING id, project_key, source_path`,
+    [
+      batch.map((d) => d.project),
+      batch.map((d) => d.key),
+      batch.map((d) => d.title),
+      batch.map((d) => d.key.replace(/[^a-z0-9]+/gi, '-').toLowerCase()),
+      batch.map((d) => d.language),
+      batch.map((d) => `seed-${d.project}-${d.key}`),
+      batch.map((d) => d.chunks.length),
+    ],
+  );
+  const ids = new Map(rows.map((r) => [`${r.project_key}/${r.source_path}`, r.id]));
+  const chunks = batch.flatMap((d) => d.chunks.map((c) => ({ ...c, document: ids.get(`${d.project}/${d.key}`), language: d.language, title: d.title })));
+  await db.query(
+    `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title)
+     SELECT 'default', t.document, t.ord, t.heading_path, t.text, t.hash, t.language::regconfig, t.title
+       FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(document, ord, heading_path, text, hash, language, title)`,
+    [chunks.map((c) => c.document), chunks.map((c) => c.ord), chunks.map((c) => c.heading_path), chunks.map((c) => c.text), chunks.map((c) => c.hash), chunks.map((c) => c.language), chunks.map((c) => c.title)],
+  );
+}
+await db.query('VACUUM ANALYZE kb_chunks');
+await db.query('ANALYZE kb_documents');
+await db.query('ANALYZE kb_term_stats');
+const seedSeconds = (performance.now() - seedStarted) / 1000;
+const [{ n: chunkCount, distinct }] = (await db.query(`SELECT count(*)::int AS n, count(DISTINCT md5(text))::int AS distinct FROM kb_chunks WHERE tenant_id = 'default'`)).rows;
+const drift = await termStatsDrift(db, 'default');
+if (drift.terms !== 0 || drift.totals !== 0) throw new Error(`term statistics differ from a count from scratch: ${JSON.stringify(drift)}`);
+
+const api = await startApi(env, baseUrl);
+try {
+  const token = await tokenFor(db, baseUrl);
+  const post = async (route, body) => {
+    const started = performance.now();
+    const r = await fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const answer = await r.json();
+    return { ms: performance.now() - started, status: r.status, answer };
+  };
+  const routes = {
+    retrieve: (query) => post('/api/kb/retrieve', { query }),
+    chat: (question) => post('/api/kb/chat', { question }),
+  };
+  // Warm-up, sequential: pools, the synonym cache, the first plans (not the measured queries' pages: they come later in the list).
+  for (const q of queries.slice(0, 100)) await routes.retrieve(q);
+
+  /** `users` clients in a closed loop on one route for `seconds`, each taking the next query of the shared list. */
+  const phase = async (name, start) => {
+    const samples = [];
+    const server = [];
+    const statuses = {};
+    let refusals = 0;
+    let next = start;
+    const loadBefore = load();
+    const deadline = Date.now() + Number(values.seconds) * 1000;
+    const user = async () => {
+      while (Date.now() < deadline) {
+        const r = await routes[name](queries[next++ % queries.length]);
+        samples.push(r.ms);
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        if (name === 'retrieve' && r.status === 200) server.push(r.answer.meta.latency_ms);
+        if (name === 'chat' && r.answer.refusal_reason) refusals++;
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: users }, user));
+    const elapsed = (performance.now() - started) / 1000;
+    samples.sort((a, b) => a - b);
+    server.sort((a, b) => a - b);
+    return {
+      requests: samples.length,
+      requests_per_sec: Math.round(samples.length / elapsed),
+      p50_ms: percentile(samples, 0.5),
+      p95_ms: percentile(samples, 0.95),
+      p99_ms: percentile(samples, 0.99),
+      ...(server.length ? { server_p50_ms: percentile(server, 0.5), server_p95_ms: percentile(server, 0.95), server_p99_ms: percentile(server, 0.99) } : {}),
+      statuses,
+      ...(name === 'chat' ? { refusals } : {}),
+      load_before: loadBefore,
+      load_after: load(),
+      next,
+    };
+  };
+  const retrieve = await phase('retrieve', 100);
+  // The chat starts where retrieval stopped, so its questions were not just ranked (no warm pages for free).
+  const chat = await phase('chat', retrieve.next);
+  delete retrieve.next;
+  delete chat.next;
+  process.stdout.write(
+    JSON.stringify(
+      {
+        chunks: chunkCount,
+        distinct_chunk_texts: distinct,
+        chunks_by_source: corpus.sources,
+        duplicate_chunks_dropped: corpus.duplicates,
+        documents: corpus.documents.length,
+        term_stats_exact: true,
+        seed_seconds: Math.round(seedSeconds),
+        queries: { scifact_claims: claims.length, doc_questions: docQuestions.length, manual_questions: manual.length },
+        users,
+        seconds: Number(values.seconds),
+        retrieve,
+        chat,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+} finally {
+  await stop(api);
+  await db.end();
+  await issuer.stop();
+  if (!values.keep) await dropDatabase(values.database);
+}
