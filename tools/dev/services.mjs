@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 
 // The local topology `npm start` and the system tests run: one process per service (plus the
 // BullMQ workers), each on its fixed loopback port, the gateway in front (ARCHITECTURE.md).
-// `route` is the upstream's name in the gateway's route table.
+// `route` is the upstream's name in the gateway's route table; `resource` the path of its MCP server
+// (OAUTH_RESOURCE is that path under the gateway's URL, as clients reach it).
 export const SERVICES = [
   { name: 'iam', route: 'iam', port: 3001, database: 'iam', worker: { healthPort: 3101 } },
   { name: 'guardrails-admin', route: 'guardrails', port: 3002, database: 'guardrails' },
-  { name: 'kb-api', route: 'kb', port: 3003, database: 'kb', worker: { healthPort: 3103 } },
-  { name: 'evidence-review', route: 'evidence', port: 3004, database: 'evidence' },
+  { name: 'kb-api', route: 'kb', port: 3003, database: 'kb', worker: { healthPort: 3103 }, resource: '/mcp/kb' },
+  { name: 'evidence-review', route: 'evidence', port: 3004, database: 'evidence', resource: '/evidence-risk-review/mcp' },
 ];
 
 export const GATEWAY = { name: 'gateway', port: 8080 };
@@ -37,6 +38,7 @@ export function serviceEnv(service, { databaseUrl, redisUrl, gatewayUrl, secrets
     DATABASE_NAME: namespace + databaseOf(service.database),
     REDIS_PREFIX: namespace + service.name,
     ...(service.worker ? { WORKER_HEALTH_PORT: String(service.worker.healthPort + offset) } : {}),
+    ...(service.resource ? { OAUTH_RESOURCE: gatewayUrl + service.resource } : {}),
     // kb-api writes to the guardrails database; both hosts share the settings channel and the
     // approved-calls queue of this platform.
     KB_GUARDRAILS_DATABASE_NAME: namespace + databaseOf('guardrails'),

@@ -85,6 +85,18 @@ describe('gateway edge: security headers, CORS and the API reference', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('lets a browser OAuth client of an allowed origin send DPoP proofs and read the challenge and nonce', async () => {
+    const preflight = await fetch(`${gateway.url}/mcp/kb`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, dpop, mcp-protocol-version' },
+    });
+    expect(preflight.status).toBe(204);
+    const allowed = preflight.headers.get('access-control-allow-headers')!.split(', ');
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'dpop', 'mcp-protocol-version']));
+    const call = await fetch(`${gateway.url}/oauth/token`, { method: 'POST', headers: { origin: 'https://app.example.com' } });
+    expect(call.headers.get('access-control-expose-headers')!.split(', ')).toEqual(expect.arrayContaining(['www-authenticate', 'dpop-nonce']));
+  });
+
   it('leaves the widget\'s CORS to kb-api, which checks origins per widget key', async () => {
     const preflight = await fetch(`${gateway.url}/api/widget/setup`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
     expect([preflight.status, preflight.headers.get('x-upstream'), preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'widget', 'https://shop.example']);

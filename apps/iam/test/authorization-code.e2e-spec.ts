@@ -110,8 +110,10 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
     expect(tokens.refresh_token).toMatch(/^iamrt_/);
     const at = JSON.parse(Buffer.from(tokens.access_token.split('.')[1], 'base64url').toString());
     expect(at).toMatchObject({ sub: userId, client_id: 'spa', acr: 'aal1', amr: ['pwd'], scope: 'openid email profile kb:read' });
+    // A token for no resource names no e-mail; userinfo does, for the email scope (docs/iam.md, Tokens).
+    expect(at.email).toBeUndefined();
     const info = await oidc.fetchUserInfo(config, tokens.access_token, userId);
-    expect(info).toMatchObject({ sub: userId, email: 'ada@example.test', name: 'Ada' });
+    expect(info).toMatchObject({ sub: userId, email: 'ada@example.test', email_verified: true, name: 'Ada' });
   });
 
   it('reuses the session for a second authorization without asking again, and prompt=login forces a new sign-in', async () => {

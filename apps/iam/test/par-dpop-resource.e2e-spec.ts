@@ -124,7 +124,8 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
     const tokens = await oidc.authorizationCodeGrant(mcpApp, callback, { pkceCodeVerifier: verifier, expectedState: params.state }, { resource: KB }, { DPoP });
     expect(tokens.token_type.toLowerCase()).toBe('dpop');
     const at = decodeJwt(tokens.access_token);
-    expect(at).toMatchObject({ aud: KB, cnf: { jkt }, client_id: 'mcp-app', scope: 'openid offline_access kb:read' });
+    // A token for a resource names the user's e-mail, so the resource can find its own account for them.
+    expect(at).toMatchObject({ aud: KB, cnf: { jkt }, client_id: 'mcp-app', scope: 'openid offline_access kb:read', email: 'grace@example.test', email_verified: true });
 
     // The refresh token works only with a proof of the same key, and a wrong key does not spend it.
     const other = await dpopKey();
@@ -140,7 +141,7 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
 
     const refreshed = await oidc.refreshTokenGrant(mcpApp, tokens.refresh_token!, undefined, { DPoP });
     expect(refreshed.token_type.toLowerCase()).toBe('dpop');
-    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: KB, cnf: { jkt } });
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: KB, cnf: { jkt }, email: 'grace@example.test', email_verified: true });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
   });
 

@@ -259,5 +259,5 @@ export class IamEnv extends AuthenticatedServiceEnv {
 
   /** Scopes a client that was never registered (metadata document or dynamic registration) may be granted, space-separated. */
   @Matches(/^[A-Za-z0-9:._-]+( [A-Za-z0-9:._-]+)*$/, { message: 'IAM_UNREGISTERED_CLIENT_SCOPES must be space-separated scope names' })
-  IAM_UNREGISTERED_CLIENT_SCOPES: string = 'openid profile email offline_access kb:read kb:chat';
+  IAM_UNREGISTERED_CLIENT_SCOPES: string = 'openid profile email offline_access kb:read kb:chat mcp:read mcp:tools:propose';
 }

@@ -3,7 +3,7 @@ import { ALL_SCOPES, QUEUES, SERVICES } from './index';
 describe('contracts', () => {
   it('lists every scope the gateway contract names', () => {
     expect([...ALL_SCOPES].sort()).toEqual(
-      ['evidence:review', 'guardrails:admin', 'iam:applications.read', 'iam:clients.manage', 'kb:chat', 'kb:read'].sort(),
+      ['evidence:review', 'guardrails:admin', 'iam:applications.read', 'iam:clients.manage', 'kb:chat', 'kb:read', 'mcp:read', 'mcp:tools:propose'].sort(),
     );
   });
 

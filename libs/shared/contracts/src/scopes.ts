@@ -6,6 +6,9 @@ export const SCOPES = {
   evidenceReview: 'evidence:review',
   kbRead: 'kb:read',
   kbChat: 'kb:chat',
+  /** kb-api's MCP server (/mcp/kb): read tools, and tools that propose changes for a human to approve. */
+  mcpRead: 'mcp:read',
+  mcpToolsPropose: 'mcp:tools:propose',
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];

@@ -14,8 +14,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, x-request-id, x-tenant-id, x-xsrf-token, accept';
-const EXPOSED_HEADERS = 'x-request-id, x-ai-disclosure, retry-after, idempotency-replayed';
+// A browser OAuth client sends DPoP proofs (RFC 9449) and, on MCP, the protocol version; it must read
+// the challenge (WWW-Authenticate, which names the RFC 9728 metadata) and the next DPoP-Nonce.
+const ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, x-request-id, x-tenant-id, x-xsrf-token, accept, dpop, mcp-protocol-version';
+const EXPOSED_HEADERS = 'x-request-id, x-ai-disclosure, retry-after, idempotency-replayed, www-authenticate, dpop-nonce';
 
 export interface EdgePolicyOptions {
   /** Origins allowed to call the API from a browser (exact `scheme://host[:port]`); empty: none. */

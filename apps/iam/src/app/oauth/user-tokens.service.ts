@@ -8,7 +8,8 @@ import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '../clock';
 import { GrantsRepository, RefreshTokenRow } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
-import { UsersRepository } from '../users/users.repository';
+import { IamUser, UsersRepository } from '../users/users.repository';
+import { emailClaims } from './email-claims';
 import { OAuthError } from './oauth-error';
 import { ResourceIndicators } from './resource-indicators';
 import { TokenIssuer } from './token-issuer.service';
@@ -100,7 +101,7 @@ export class UserTokensService {
       amr: row.amr,
       resources: row.resources ?? [],
     };
-    return this.issue(client, row.grant_id, payload, { resources, proof: ctx.proof }, row.nonce ?? undefined);
+    return this.issue(client, row.grant_id, user, payload, { resources, proof: ctx.proof }, row.nonce ?? undefined);
   }
 
   async refresh(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
@@ -137,7 +138,7 @@ export class UserTokensService {
       scopes = asked;
     }
     const resources = this.resourceIndicators.narrow(ctx.resources, payload.resources ?? []);
-    return this.issue(client, row.grant_id, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+    return this.issue(client, row.grant_id, user, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
   }
 
   private payloadOf(row: RefreshTokenRow): RefreshPayload {
@@ -149,10 +150,16 @@ export class UserTokensService {
    * id_token. A public client's refresh token stays bound to the key it was first bound to, or
    * becomes bound to the key of this request (RFC 9449 §5); a confidential client's is not, since
    * its own authentication already stops a thief.
+   *
+   * A token for a resource (RFC 8707) also names the user's e-mail: the resource server needs it to
+   * find its own account for the user (kb-api's MCP server maps a verified e-mail to a KB user), and
+   * standard MCP clients ask only for the resource's own scopes, never for `email`. The e-mail is
+   * read at every issue, so a refresh carries the current one.
    */
   private async issue(
     client: OAuthClient,
     grantId: string,
+    user: IamUser,
     p: RefreshPayload,
     binding: { resources: string[]; proof?: DpopProof; boundTo?: string },
     nonce?: string,
@@ -163,7 +170,7 @@ export class UserTokensService {
       scopes: p.scopes,
       resources: binding.resources,
       jkt: binding.proof?.jkt,
-      extra: { auth_time: p.authTime, acr: p.acr, amr: p.amr, sid: grantId },
+      extra: { auth_time: p.authTime, acr: p.acr, amr: p.amr, sid: grantId, ...(binding.resources.length ? emailClaims(user) : {}) },
     });
     const response: TokenResponse = {
       access_token: at.token,

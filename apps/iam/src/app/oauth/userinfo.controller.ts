@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Post, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
 import { UsersRepository } from '../users/users.repository';
+import { emailClaims } from './email-claims';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 
@@ -37,7 +38,7 @@ export class UserinfoController {
     const scopes = claims.scope.split(' ');
     return {
       sub: user.id,
-      ...(scopes.includes('email') ? { email: user.email, email_verified: false } : {}),
+      ...(scopes.includes('email') ? emailClaims(user) : {}),
       ...(scopes.includes('profile') ? { name: user.name } : {}),
     };
   }
