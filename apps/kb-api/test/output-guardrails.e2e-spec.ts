@@ -59,6 +59,14 @@ describe('kb-api output guardrails cover every returned field', () => {
     expectClean(r.body);
   });
 
+  it('ranked retrieval: titles and snippets', async () => {
+    const r = await api().call('POST', '/api/kb/retrieve', { token: owner.token, body: { query: question, filters: { project_keys: ['shop'] } } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThan(0);
+    expect(r.body.data.map((c: { snippet: string }) => c.snippet).join(' ')).toContain('fourteen days');
+    expectClean(r.body);
+  });
+
   it('streaming chat: meta, deltas and done', async () => {
     const r = await streamChat(svc.url, owner.token, { question, project_key: 'shop' });
     expect(r.status).toBe(200);

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
+import { OutputGuard } from '../chat/output-guard';
 import { KbValidationError } from '../errors/kb-errors';
 import { RetrieveAnswer, RetrieveRequestDto } from './dto/retrieve.dto';
 import { RetrievalService } from './retrieval.service';
@@ -11,7 +12,10 @@ const SNIPPET_CHARS = 240;
 /** Ranked chunks without an answer: the chat's retrieval (same ranking, tenant and filters), cut at top_k. */
 @Controller('api/kb/retrieve')
 export class RetrieveController {
-  constructor(private readonly retrieval: RetrievalService) {}
+  constructor(
+    private readonly retrieval: RetrievalService,
+    private readonly output: OutputGuard,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -22,8 +26,10 @@ export class RetrieveController {
     }
     const started = performance.now();
     const found = await this.retrieval.ranked(req.kbPrincipal!.tenantId, body.query, { ...body.filters }, body.top_k ?? DEFAULT_TOP_K);
-    return {
-      data: found.chunks.map((c) => ({
+    // Titles and snippets are document text shown to a person or a model: the same output
+    // guardrails as every answer (HTML removed, PII handled), after ranking and before timing ends.
+    const { value: data } = await this.output.guard(
+      found.chunks.map((c) => ({
         document_id: c.document_id,
         chunk_id: c.chunk_id,
         source_path: c.source_path,
@@ -32,6 +38,9 @@ export class RetrieveController {
         score: c.score,
         snippet: c.text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS),
       })),
+    );
+    return {
+      data,
       meta: { total_candidates: found.candidates, latency_ms: Math.round(performance.now() - started), retrievers: found.retrievers },
     };
   }
