@@ -238,7 +238,7 @@ describe('guardrails admin API', () => {
     expect(initial.body.data.settings.hitl.enabled).toBe(true); // file default from config
     expect(initial.body.data.settings.modes.input_screen).toBe('enforce');
     // The spec's 32 keys plus the v1.x classifier keys (input_screen.classifier_enabled, classifier_threshold).
-    expect(Object.values(initial.body.data.settings).flatMap((g) => Object.keys(g as Json))).toHaveLength(34);
+    expect(Object.values(initial.body.data.settings).flatMap((g) => Object.keys(g as Json))).toHaveLength(36);
 
     const bad = await call('PUT', '/settings', {
       body: { settings: { 'modes.input_screen': 'loud', 'input_screen.patterns': { broken: '/(unclosed/' }, 'retention.days': 5 } },

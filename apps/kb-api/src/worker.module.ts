@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
+import { KbGuardrailsModule } from './app/guardrails/kb-guardrails.module';
 import { IngestModule } from './app/ingest/ingest.module';
+import { ToolApprovalsModule } from './app/tool-approvals/tool-approvals.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
 import { migrations } from './migrations';
@@ -16,7 +18,10 @@ import { migrations } from './migrations';
       database: { defaultName: 'kb', entities, migrations },
     }),
     QueueModule.forRoot('kb-api'),
+    // The ingest screen (indirect injection) and approved tool calls use the guardrails.
+    KbGuardrailsModule,
     IngestModule.worker(),
+    ToolApprovalsModule.worker(),
   ],
 })
 export class WorkerModule {}

@@ -1,7 +1,7 @@
 import { decideToolCall, firewallSettingsOf, ToolCallDecision } from './firewall/tool-firewall';
 import { ToolCall } from './firewall/tool-definition';
 import { ApprovalActor, approvalActor } from './hitl/approval';
-import { ApprovalResult, ApprovalService, ApprovedCall, ApprovedCallDispatcher, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
+import { ApprovalResult, ApprovalService, ApprovalStatusView, ApprovedCall, ApprovedCallDispatcher, ParkedCall, PendingApprovalView, ToolExecutor } from './hitl/approval-service';
 import { handleModelOutput, handleOutputFields, OutputFieldsResult, OutputResult, outputSettingsOf, sanitizeOutputText } from './output/output-handler';
 import { PiiRedactionOptions, redactPii } from './output/pii/pii-redactor';
 import { ApprovalSidecarStore, ApprovalStore } from './ports/approval-store.port';
@@ -61,6 +61,18 @@ export class GuardrailsAuditError extends Error {
   }
 }
 
+export interface ScreenContext {
+  principalId?: string | number | null;
+  /** v1.x addition: recorded with the audit row, where the host knows it. */
+  tenantId?: string | null;
+  /**
+   * `all` (default) audits every screen; `matches` only those where a rule or the classifier
+   * matched. Indirect text (document chunks, tool results) is screened in bulk: its clean parts are
+   * not attempts and would drown the audit.
+   */
+  record?: 'all' | 'matches';
+}
+
 export interface ScreenInputResult extends ScreenResult {
   /** Id of the audit row, when an audit store recorded the screen. */
   audit_id: number | null;
@@ -97,7 +109,7 @@ export interface Guardrails {
   updateSettings(next: GuardrailsSettings): void;
   readonly rulesetVersion: string;
   /** Rejects with GuardrailsAuditError when the audit store cannot record the screen. */
-  screenInput(prompt: string, context?: { principalId?: string | number | null }): Promise<ScreenInputResult>;
+  screenInput(prompt: string, context?: ScreenContext): Promise<ScreenInputResult>;
   tryScreen(prompt: string): Promise<SandboxScreen>;
   /** Rejects with GuardrailsAuditError when a call with violations cannot be logged. */
   checkToolCall(call: ToolCall): Promise<ToolCallResult>;
@@ -113,6 +125,8 @@ export interface Guardrails {
   approve(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
   reject(token: string, context: { principalId: string | null; actor?: unknown }): Promise<ApprovalResult>;
   listPendingApprovals(): Promise<PendingApprovalView[]>;
+  /** How one parked run stands (expired computed with the clock); null when unknown. */
+  approvalStatus(approvalId: string): Promise<ApprovalStatusView | null>;
   countPendingApprovals(): Promise<number>;
   readonly hitlAvailable: boolean;
   /** Starts the matcher thread and compiles the active rules ahead of the first prompt. */
@@ -186,8 +200,10 @@ export function createGuardrails(
       const principalId = context.principalId ?? null;
       const result = await screenPrompt(prompt, screenSettingsOf(settings), matcher);
       if (!result.screened || !ports.audit) return { ...result, audit_id: null };
+      if (context.record === 'matches' && !result.matched) return { ...result, audit_id: null };
       const hygiene = { storage: settings['audit_hygiene.prompt_storage'], truncateAt: options.auditTruncateAt ?? 2000, redact };
-      const stored = await mustRecord('audit', () => ports.audit!.append(auditAttemptFor(result, principalId, hygiene, clock.now())));
+      const attempt = auditAttemptFor(result, principalId, hygiene, clock.now(), context.tenantId ?? null);
+      const stored = await mustRecord('audit', () => ports.audit!.append(attempt));
       return { ...result, audit_id: stored.id };
     },
 
@@ -229,7 +245,7 @@ export function createGuardrails(
       }
       if (decision.verdict !== 'needs_approval') return base;
       try {
-        const parked = await approvals.park(call.tool.name, decision.arguments, call.principalId);
+        const parked = await approvals.park(call.tool.name, decision.arguments, call.principalId, call.tenantId ?? null);
         return { ...base, outcome: 'parked', message: parked.message, approval: parked };
       } catch (e) {
         if (approvals.available) onPortError(e, 'hitl_approvals');
@@ -266,6 +282,7 @@ export function createGuardrails(
     approve: (token, context) => decide(token, 'approved', context),
     reject: (token, context) => decide(token, 'rejected', context),
     listPendingApprovals: () => approvals.listPending(),
+    approvalStatus: (approvalId) => approvals.status(approvalId),
     countPendingApprovals: () => approvals.countPending(),
 
     async warmUp() {

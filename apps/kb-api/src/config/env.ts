@@ -238,6 +238,16 @@ export class KbApiEnv extends AuthenticatedServiceEnv {
   @IsString()
   GUARDRAILS_SETTINGS_CHANNEL: string = 'guardrails.SettingsChanged';
 
+  /** BullMQ prefix of the guardrails' approved-calls queue (the same as guardrails-admin's): approved kb tool calls run in the kb worker. */
+  @Matches(/^[A-Za-z0-9:_.-]{1,100}$/)
+  GUARDRAILS_QUEUE_PREFIX: string = 'guardrails';
+
+  /** Lifetime of the approval token of a parked kb tool call, minutes (0: never expires). */
+  @IsInt()
+  @Min(0)
+  @Max(60 * 24 * 30)
+  GUARDRAILS_APPROVAL_TTL_MINUTES: number = 60 * 24;
+
   /** Development seed only: a directory whose markdown files are ingested as demo documents. */
   @IsOptional()
   @IsString()

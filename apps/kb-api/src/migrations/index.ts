@@ -14,6 +14,7 @@ import { KbPlatformTenancy1764170000000 } from './1764170000000-platform-tenancy
 import { KbTenantRowSecurity1764180000000 } from './1764180000000-tenant-row-security';
 import { KbIdentityLinks1764210000000 } from './1764210000000-identity-links';
 import { KbBm25TermStats1764225000000 } from './1764225000000-bm25-term-stats';
+import { KbIndirectInjection1764235000000 } from './1764235000000-indirect-injection';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   KbTenantRowSecurity1764180000000,
   KbIdentityLinks1764210000000,
   KbBm25TermStats1764225000000,
+  KbIndirectInjection1764235000000,
 ];

@@ -14,6 +14,8 @@ export interface ToolCall {
   tool: ToolDefinition;
   arguments: unknown;
   principalId: PrincipalId;
+  /** v1.x addition: recorded with a parked call, where the host knows it. */
+  tenantId?: string | null;
 }
 
 /** The tool's declared properties (none when it declares no schema: then every argument is unknown). */

@@ -1,6 +1,6 @@
 import { ApprovalSidecarStore, ApprovalStore } from '../ports/approval-store.port';
 import { Clock } from '../ports/keyset-page';
-import { ApprovalActor, ApprovalDecision, ApprovalRecord, approvalRequiredMessage, newApproval } from './approval';
+import { ApprovalActor, ApprovalDecision, ApprovalRecord, approvalRequiredMessage, ApprovalStatus, isExpired, newApproval, RunStatus } from './approval';
 import { hashApprovalToken, isWellFormedApprovalToken } from './approval-token';
 import { timeAgo, timeUntil } from './relative-time';
 
@@ -47,6 +47,24 @@ export interface PendingApprovalView {
   arguments: Record<string, unknown>;
   requested_ago: string;
   expires_in: string | null;
+  /** v1.x additions: who the parked call belongs to, where the host knows it (else null). */
+  tenant_id: string | null;
+  principal_id: string | null;
+}
+
+/** How a parked run stands, for the host to tell its caller (no token, no arguments). */
+export interface ApprovalStatusView {
+  approval_id: string;
+  run_id: string;
+  tool: string;
+  /** `expired` once past expires_at, even before anyone tried to decide it. */
+  status: ApprovalStatus;
+  run_status: RunStatus;
+  tenant_id: string | null;
+  principal_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  decided_at: string | null;
 }
 
 /**
@@ -86,10 +104,10 @@ export class ApprovalService {
   }
 
   /** Parks a call; throws when the approval store fails (the caller applies hitl.fallback). */
-  async park(tool: string, args: Record<string, unknown>, principalId: string | number | null): Promise<ParkedCall> {
+  async park(tool: string, args: Record<string, unknown>, principalId: string | number | null, tenantId: string | null = null): Promise<ParkedCall> {
     if (!this.store) throw new Error('HITL is unavailable');
     const now = this.clock.now();
-    const { record, token } = newApproval({ tool, arguments: args, principalId, now, ttlMinutes: this.ttlMinutes });
+    const { record, token } = newApproval({ tool, arguments: args, principalId, tenantId, now, ttlMinutes: this.ttlMinutes });
     await this.store.create(record);
     if (this.sidecar) {
       try {
@@ -165,7 +183,28 @@ export class ApprovalService {
       arguments: details.get(p.run_id)?.arguments ?? {},
       requested_ago: timeAgo(p.created_at, now),
       expires_in: p.expires_at ? timeUntil(p.expires_at, now) : null,
+      tenant_id: p.tenant_id ?? null,
+      principal_id: p.principal_id,
     }));
+  }
+
+  /** One parked run's state by approval id; null when unknown or HITL is unavailable. */
+  async status(approvalId: string): Promise<ApprovalStatusView | null> {
+    if (!this.store) return null;
+    const r = await this.store.get(approvalId);
+    if (!r) return null;
+    return {
+      approval_id: r.approval_id,
+      run_id: r.run_id,
+      tool: r.tool,
+      status: isExpired(r, this.clock.now()) ? 'expired' : r.status,
+      run_status: r.run_status,
+      tenant_id: r.tenant_id ?? null,
+      principal_id: r.principal_id,
+      created_at: new Date(r.created_at).toISOString(),
+      expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+      decided_at: r.decided_at ? new Date(r.decided_at).toISOString() : null,
+    };
   }
 
   async countPending(): Promise<number> {

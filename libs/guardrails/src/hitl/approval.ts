@@ -23,6 +23,8 @@ export interface ApprovalRecord {
   tool: string;
   arguments: Record<string, unknown>;
   principal_id: string | null;
+  /** v1.x addition: the tenant the parked call belongs to, where the host knows it. */
+  tenant_id: string | null;
 }
 
 export const APPROVAL_STEP_NAME = 'approval';
@@ -37,6 +39,7 @@ export function newApproval(input: {
   tool: string;
   arguments: Record<string, unknown>;
   principalId: string | number | null;
+  tenantId?: string | null;
   now: Date;
   /** 0 or less: never expires. */
   ttlMinutes: number;
@@ -58,6 +61,7 @@ export function newApproval(input: {
       tool: input.tool,
       arguments: input.arguments,
       principal_id: input.principalId === null ? null : String(input.principalId),
+      tenant_id: input.tenantId ?? null,
     },
   };
 }

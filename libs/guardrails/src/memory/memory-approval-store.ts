@@ -26,6 +26,11 @@ export class MemoryApprovalStore implements ApprovalStore {
     for (const record of this.byTokenHash.values()) if (record.approval_id === approvalId) record.run_status = status;
   }
 
+  async get(approvalId: string): Promise<ApprovalRecord | null> {
+    for (const record of this.byTokenHash.values()) if (record.approval_id === approvalId) return copy(record);
+    return null;
+  }
+
   async listPending(now: Date, limit: number): Promise<ApprovalRecord[]> {
     return copy(
       [...this.byTokenHash.values()]

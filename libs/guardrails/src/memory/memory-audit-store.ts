@@ -10,7 +10,7 @@ export class MemoryAuditStore implements AuditStore {
   private nextId = 1;
 
   async append(attempt: InjectionAttempt): Promise<StoredInjectionAttempt> {
-    const row = { ...copy(attempt), id: this.nextId++ };
+    const row = { ...copy(attempt), tenant_id: attempt.tenant_id ?? null, id: this.nextId++ };
     this.rows.push(row);
     return copy(row);
   }

@@ -10,6 +10,8 @@ export interface ApprovalStore {
   create(record: ApprovalRecord): Promise<void>;
   decide(tokenHash: string, decision: ApprovalDecision, actor: ApprovalActor, now: Date): Promise<DecisionOutcome>;
   setRunStatus(approvalId: string, status: RunStatus): Promise<void>;
+  /** One parked run by its approval id (any status), e.g. for the caller to learn how it ended. */
+  get(approvalId: string): Promise<ApprovalRecord | null>;
   /** Pending and not expired, newest first. */
   listPending(now: Date, limit: number): Promise<ApprovalRecord[]>;
   countPending(now: Date): Promise<number>;

@@ -7,6 +7,8 @@ export interface InjectionAttempt {
   blocked: boolean;
   rule_id: string | null;
   principal_id: string | null;
+  /** v1.x addition: the tenant the screened text belongs to, where the host knows it. */
+  tenant_id?: string | null;
   ruleset_version: string;
   errored_rule_ids: string[];
   /** [start, end) UTF-8 byte offsets into the stored prompt; null when it was transformed. */

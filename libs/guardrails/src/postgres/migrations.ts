@@ -161,4 +161,27 @@ export class GuardrailsAuditPromptSearch1763920000000 implements MigrationInterf
   }
 }
 
-export const GUARDRAILS_MIGRATIONS = [GuardrailsStores1763900000000, GuardrailsAuditHourly1763910000000, GuardrailsAuditPromptSearch1763920000000];
+/**
+ * v1.x addition: the tenant an audited screen or a parked call belongs to, where the host knows it
+ * (kb-api does; a single-tenant host leaves it null). Nullable columns: existing rows stay valid.
+ */
+export class GuardrailsTenantAttribution1763930000000 implements MigrationInterface {
+  name = 'GuardrailsTenantAttribution1763930000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE guardrails_injection_audit ADD COLUMN tenant_id text');
+    await q.query('ALTER TABLE guardrails_approvals ADD COLUMN tenant_id text');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE guardrails_approvals DROP COLUMN tenant_id');
+    await q.query('ALTER TABLE guardrails_injection_audit DROP COLUMN tenant_id');
+  }
+}
+
+export const GUARDRAILS_MIGRATIONS = [
+  GuardrailsStores1763900000000,
+  GuardrailsAuditHourly1763910000000,
+  GuardrailsAuditPromptSearch1763920000000,
+  GuardrailsTenantAttribution1763930000000,
+];

@@ -4,7 +4,7 @@ import { ApprovalSidecarRecord, ApprovalSidecarStore, ApprovalStore } from '../p
 import { SqlRunner } from './tables';
 
 const APPROVAL_COLUMNS =
-  'approval_id, run_id, step_name, status, run_status, token_hash, tool, arguments, principal_id, actor, created_at, expires_at, decided_at';
+  'approval_id, run_id, step_name, status, run_status, token_hash, tool, arguments, principal_id, actor, created_at, expires_at, decided_at, tenant_id';
 
 /**
  * Parked runs in Postgres. A decision is one conditional UPDATE on a pending, unexpired row, so of
@@ -19,9 +19,9 @@ export class PgApprovalStore implements ApprovalStore {
 
   async create(r: ApprovalRecord): Promise<void> {
     await this.db.query(
-      `INSERT INTO ${this.table} (${APPROVAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      `INSERT INTO ${this.table} (${APPROVAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [r.approval_id, r.run_id, r.step_name, r.status, r.run_status, r.token_hash, r.tool, JSON.stringify(r.arguments), r.principal_id,
-        r.actor === null ? null : JSON.stringify(r.actor), r.created_at, r.expires_at, r.decided_at],
+        r.actor === null ? null : JSON.stringify(r.actor), r.created_at, r.expires_at, r.decided_at, r.tenant_id ?? null],
     );
   }
 
@@ -44,6 +44,12 @@ export class PgApprovalStore implements ApprovalStore {
 
   async setRunStatus(approvalId: string, status: RunStatus): Promise<void> {
     await this.db.query(`UPDATE ${this.table} SET run_status = $2 WHERE approval_id = $1`, [approvalId, status]);
+  }
+
+  async get(approvalId: string): Promise<ApprovalRecord | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(approvalId)) return null;
+    const [row] = await this.db.query<ApprovalRecord>(`SELECT ${APPROVAL_COLUMNS} FROM ${this.table} WHERE approval_id = $1`, [approvalId]);
+    return row ?? null;
   }
 
   async listPending(now: Date, limit: number): Promise<ApprovalRecord[]> {

@@ -10,6 +10,7 @@ interface AuditRow {
   blocked: boolean;
   rule_id: string | null;
   principal_id: string | null;
+  tenant_id: string | null;
   ruleset_version: string;
   errored_rule_ids: string[];
   match_start: number | null;
@@ -17,7 +18,7 @@ interface AuditRow {
   occurred_at: Date;
 }
 
-const COLUMNS = 'id, prompt, blocked, rule_id, principal_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at';
+const COLUMNS = 'id, prompt, blocked, rule_id, principal_id, tenant_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at';
 const toAttempt = (r: AuditRow): StoredInjectionAttempt => ({ ...r, id: Number(r.id) });
 const HOUR = 3_600_000;
 
@@ -52,8 +53,8 @@ export class PgAuditStore implements AuditStore {
   async append(a: InjectionAttempt): Promise<StoredInjectionAttempt> {
     const [row] = await this.db.query<AuditRow>(
       `WITH row AS (
-         INSERT INTO ${this.table} (prompt, blocked, rule_id, principal_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}
+         INSERT INTO ${this.table} (prompt, blocked, rule_id, principal_id, ruleset_version, errored_rule_ids, match_start, match_end, occurred_at, tenant_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}
        ), rollup AS (
          INSERT INTO ${this.hourly} AS h (bucket, attempts, blocked, observed)
          SELECT date_trunc('hour', occurred_at), 1, blocked::int, (NOT blocked AND rule_id IS NOT NULL)::int FROM row
@@ -71,6 +72,7 @@ export class PgAuditStore implements AuditStore {
         a.match_start,
         a.match_end,
         a.occurred_at,
+        a.tenant_id == null ? null : storableText(a.tenant_id),
       ],
     );
     return toAttempt(row);

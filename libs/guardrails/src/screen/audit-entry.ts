@@ -37,6 +37,7 @@ export function auditAttemptFor(
   principalId: string | number | null,
   hygiene: AuditHygiene,
   occurredAt: Date,
+  tenantId: string | null = null,
 ): InjectionAttempt {
   // Scrubbed for storage; a scrub that changed the text drops the span like any other transform.
   const prompt = storableText(storedPrompt(result.prompt, hygiene));
@@ -46,6 +47,7 @@ export function auditAttemptFor(
     blocked: result.blocked,
     rule_id: result.rule_id,
     principal_id: principalId === null ? null : storableText(String(principalId)),
+    tenant_id: tenantId === null ? null : storableText(tenantId),
     ruleset_version: result.ruleset_version,
     errored_rule_ids: [...result.errored_rule_ids],
     match_start: span?.start ?? null,

@@ -37,6 +37,9 @@ export const SETTING_VALIDATORS: { readonly [K in SettingKey]: Validator<Guardra
     // v1.x additions (additive): the trained classifier layer of the input screen.
     'input_screen.classifier_enabled': booleanSetting,
     'input_screen.classifier_threshold': unitIntervalSetting,
+    // v1.x additions (additive): screening of indirect text (documents, tool results).
+    'indirect_injection.enabled': booleanSetting,
+    'indirect_injection.flagged_content': enumSetting('exclude', 'quote'),
     'normalization.max_prompt_length': integerSetting(1),
     'retention.days': integerSetting(0),
     'retention.strategy': enumSetting('anonymize', 'purge', 'keep'),

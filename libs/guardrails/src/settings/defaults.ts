@@ -17,6 +17,8 @@ export const DEFAULT_SETTINGS: Readonly<GuardrailsSettings> = Object.freeze({
   'input_screen.classifier_enabled': true,
   // Calibrated when the model was trained (out-of-fold false positives on its training data).
   'input_screen.classifier_threshold': DEFAULT_CLASSIFIER.threshold,
+  'indirect_injection.enabled': true,
+  'indirect_injection.flagged_content': 'exclude',
   'output_handler.enabled': true,
   'output_handler.sanitize_html': true,
   'output_handler.neutralize_markdown': true,

@@ -20,6 +20,16 @@ export interface GuardrailsSettings {
   'input_screen.classifier_enabled': boolean;
   /** v1.x addition: score in [0, 1] at or above which the classifier blocks. */
   'input_screen.classifier_threshold': number;
+  /**
+   * v1.x addition: indirect text a model reads (documents at ingest, tool results) goes through the
+   * input screen; what matches is flagged (default on).
+   */
+  'indirect_injection.enabled': boolean;
+  /**
+   * v1.x addition: what a host does with flagged content: leave it out of what a model reads
+   * (`exclude`, default) or hand it over quoted as delimited, untrusted data (`quote`).
+   */
+  'indirect_injection.flagged_content': 'exclude' | 'quote';
   'output_handler.enabled': boolean;
   'output_handler.sanitize_html': boolean;
   'output_handler.neutralize_markdown': boolean;

@@ -8,7 +8,7 @@ const patch = (settings: Record<string, unknown>) => validateSettingsPatch({ set
 const errorsOf = (r: ReturnType<typeof validateSettingsPatch>) => (r.ok ? {} : r.errors);
 
 describe('allow-list', () => {
-  it('is exactly the 32 keys of the spec table plus the two v1.x classifier keys, with the infrastructure keys outside it', () => {
+  it('is exactly the 32 keys of the spec table plus the v1.x classifier and indirect-injection keys, with the infrastructure keys outside it', () => {
     expect([...SETTINGS_ALLOW_LIST].sort()).toEqual(
       [
         'tool_firewall.enabled', 'tool_firewall.reject_unknown_arguments', 'input_screen.enabled', 'output_handler.enabled',
@@ -20,6 +20,7 @@ describe('allow-list', () => {
         'hitl.fallback', 'modes.tool_firewall', 'modes.input_screen', 'modes.output_handler', 'modes.hitl',
         'pattern_safety.on_match_error', 'tool_authorization.owner_key_depth', 'tool_authorization.destructive_match',
         'audit_hygiene.prompt_storage', 'input_screen.classifier_enabled', 'input_screen.classifier_threshold',
+        'indirect_injection.enabled', 'indirect_injection.flagged_content',
       ].sort(),
     );
     expect(INFRASTRUCTURE_SETTING_KEYS).toHaveLength(18);
@@ -57,6 +58,16 @@ describe('setting validators', () => {
       'input_screen.classifier_enabled': ['must be a boolean: true, false, 1 or 0'],
       'input_screen.classifier_threshold': ['must be a number from 0 to 1'],
     });
+  });
+
+  it('validates the indirect-injection keys strictly: a boolean and exclude or quote', () => {
+    expect(patch({ 'indirect_injection.enabled': '0', 'indirect_injection.flagged_content': 'quote' })).toMatchObject({
+      ok: true,
+      changes: { 'indirect_injection.enabled': false, 'indirect_injection.flagged_content': 'quote' },
+    });
+    const errors = errorsOf(patch({ 'indirect_injection.enabled': 'no', 'indirect_injection.flagged_content': 'drop' }));
+    expect(Object.keys(errors).sort()).toEqual(['indirect_injection.enabled', 'indirect_injection.flagged_content']);
+    expect(DEFAULT_SETTINGS['indirect_injection.flagged_content']).toBe('exclude');
   });
 
   it.each([
@@ -153,7 +164,7 @@ describe('effective settings', () => {
     const nested = nestSettings(DEFAULT_SETTINGS);
     expect(nested['normalization']['max_prompt_length']).toBe(50000);
     expect(nested['modes']).toEqual({ tool_firewall: 'enforce', input_screen: 'enforce', output_handler: 'enforce', hitl: 'enforce' });
-    expect(Object.values(nested).reduce((n, group) => n + Object.keys(group).length, 0)).toBe(34);
+    expect(Object.values(nested).reduce((n, group) => n + Object.keys(group).length, 0)).toBe(36);
   });
 
   it('diffs by value, and pattern order is part of the value', () => {

@@ -17,6 +17,9 @@ export function auditListItem(a: StoredInjectionAttempt) {
     prompt_length: codePointLength(prompt),
     errored: a.errored_rule_ids.length > 0,
     occurred_at: a.occurred_at.toISOString(),
+    // v1.x additions: whose attempt it was, where the host knew it (a document is `document:<id>`).
+    principal_id: a.principal_id,
+    tenant_id: a.tenant_id ?? null,
   };
 }
 
@@ -26,7 +29,6 @@ export function auditDetail(a: StoredInjectionAttempt) {
   const span = a.match_start !== null && a.match_end !== null && prompt === a.prompt ? [a.match_start, a.match_end] : null;
   return {
     ...auditListItem(a),
-    principal_id: a.principal_id,
     prompt,
     errored_rule_ids: a.errored_rule_ids,
     matched_span: span,

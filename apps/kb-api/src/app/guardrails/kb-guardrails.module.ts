@@ -6,8 +6,10 @@ import { createRedisSubscriber } from '@platform/queue';
 import { PinoLogger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { kbEnv } from '../kb-config';
+import { KB_GUARDRAILS } from './guardrails-token';
+import { IndirectInjectionScreen } from './indirect-injection';
 
-export const KB_GUARDRAILS = Symbol.for('kb-api.GUARDRAILS');
+export { KB_GUARDRAILS };
 const KB_GUARDRAILS_HOST = Symbol.for('kb-api.GUARDRAILS_HOST');
 
 interface KbGuardrailsHost extends GuardrailsHost {
@@ -41,6 +43,7 @@ interface KbGuardrailsHost extends GuardrailsHost {
           channel: env.get('GUARDRAILS_SETTINGS_CHANNEL'),
           defaults: DEFAULT_SETTINGS,
           sidecar: 'database',
+          options: { approvalTtlMinutes: env.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
           onWarning: (message, err) => logger.warn({ err }, message),
         });
         return {
@@ -54,8 +57,9 @@ interface KbGuardrailsHost extends GuardrailsHost {
       },
     },
     { provide: KB_GUARDRAILS, inject: [KB_GUARDRAILS_HOST], useFactory: (h: GuardrailsHost): Guardrails => h.guardrails },
+    IndirectInjectionScreen,
   ],
-  exports: [KB_GUARDRAILS],
+  exports: [KB_GUARDRAILS, IndirectInjectionScreen],
 })
 export class KbGuardrailsModule implements OnApplicationShutdown {
   constructor(@Inject(KB_GUARDRAILS_HOST) private readonly host: KbGuardrailsHost) {}

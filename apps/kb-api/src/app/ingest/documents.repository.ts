@@ -43,6 +43,13 @@ export interface AcceptedDocument {
   actor?: DocumentActor;
 }
 
+/** The ingest screen's verdict on one chunk (indirect injection). */
+export interface ChunkFlag {
+  flagged: boolean;
+  rule_id: string | null;
+  audit_id: number | null;
+}
+
 /** Documents and chunks; every statement takes the tenant. */
 @Injectable()
 export class DocumentsRepository {
@@ -97,7 +104,7 @@ export class DocumentsRepository {
   async replaceVersion(
     tenantId: string,
     id: string,
-    version: { hash: string; title: string; language: string; chunks: Chunk[] },
+    version: { hash: string; title: string; language: string; chunks: Chunk[]; flags?: ChunkFlag[] },
   ): Promise<boolean> {
     return this.db.transaction(async (tx: EntityManager) => {
       const [doc] = await queryRows<DocumentRow>(tx, 'SELECT * FROM kb_documents WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id]);
@@ -108,10 +115,14 @@ export class DocumentsRepository {
       const c = version.chunks;
       if (c.length) {
         await tx.query(
-          `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title, wikilinks)
-           SELECT $1, $2, t.ord, t.heading_path, t.text, encode(sha256(convert_to(t.text, 'UTF8')), 'hex'), $3::regconfig, $4, ARRAY(SELECT jsonb_array_elements_text(t.links))
-             FROM unnest($5::int[], $6::text[], $7::text[], $8::jsonb[]) AS t(ord, heading_path, text, links)`,
-          [tenantId, id, version.language, version.title, c.map((x) => x.ord), c.map((x) => x.heading_path), c.map((x) => x.text), c.map((x) => JSON.stringify(x.wikilinks))],
+          `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title, wikilinks, injection_flagged, injection_rule_id, injection_audit_id)
+           SELECT $1, $2, t.ord, t.heading_path, t.text, encode(sha256(convert_to(t.text, 'UTF8')), 'hex'), $3::regconfig, $4, ARRAY(SELECT jsonb_array_elements_text(t.links)),
+                  t.flagged, t.rule_id, t.audit_id
+             FROM unnest($5::int[], $6::text[], $7::text[], $8::jsonb[], $9::boolean[], $10::text[], $11::bigint[]) AS t(ord, heading_path, text, links, flagged, rule_id, audit_id)`,
+          [
+            tenantId, id, version.language, version.title, c.map((x) => x.ord), c.map((x) => x.heading_path), c.map((x) => x.text), c.map((x) => JSON.stringify(x.wikilinks)),
+            c.map((_, i) => version.flags?.[i]?.flagged ?? false), c.map((_, i) => version.flags?.[i]?.rule_id ?? null), c.map((_, i) => version.flags?.[i]?.audit_id ?? null),
+          ],
         );
         const links = [...new Set(c.flatMap((x) => x.wikilinks))];
         if (links.length) {

@@ -2,6 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { IndirectInjectionScreen, IndirectVerdict } from '../guardrails/indirect-injection';
 import { readVectorConfig } from '../retrieval/vector-config';
 import { ChunkEmbedder } from '../retrieval/vector-embedder';
 import { BINARY_CONVERTERS } from './binary-converters';
@@ -35,6 +36,7 @@ export class IndexerService {
     private readonly documents: DocumentsRepository,
     private readonly storage: DocumentStorage,
     @Optional() @InjectDataSource() db?: DataSource,
+    @Optional() private readonly screen?: IndirectInjectionScreen,
   ) {
     const { provider } = readVectorConfig();
     this.embedder = db && provider ? new ChunkEmbedder(db, provider) : null;
@@ -55,10 +57,25 @@ export class IndexerService {
     const chunks = chunkMarkdown(converted.markdown);
     const title = doc.metadata['title_from_content'] === false ? doc.title : (converted.title ?? doc.title);
     const language = detectLanguage(converted.markdown);
-    const swapped = await this.documents.replaceVersion(job.tenantId, job.documentId, { hash: job.hash, title, language, chunks });
+    const flags = await this.screenChunks(job, chunks.map((c) => c.text));
+    const swapped = await this.documents.replaceVersion(job.tenantId, job.documentId, { hash: job.hash, title, language, chunks, flags });
     if (!swapped) return 'superseded';
     await this.embed(job);
     return 'indexed';
+  }
+
+  /**
+   * Indirect injection: every chunk goes through the input screen before it becomes searchable, with
+   * the document as principal, so a chunk that carries instructions aimed at the model is flagged
+   * from its first moment in the index. A screen whose match cannot be audited fails the job (it is
+   * retried): no chunk is indexed unscreened.
+   */
+  private async screenChunks(job: IngestJobData, texts: string[]): Promise<IndirectVerdict[] | undefined> {
+    if (!this.screen?.enabled) return undefined;
+    const source = { tenantId: job.tenantId, principalId: `document:${job.documentId}` };
+    const flags: IndirectVerdict[] = [];
+    for (const text of texts) flags.push(await this.screen.screen(text, source));
+    return flags;
   }
 
   /** The embed step: never throws, the lexical index is already committed (see the class comment). */

@@ -4,12 +4,14 @@ import { ChatModule } from '../chat/chat.module';
 import { DocumentsModule } from '../documents/documents.module';
 import { IdentityLinksModule } from '../identity-links/identity-links.module';
 import { PromotionModule } from '../promotion/promotion.module';
+import { ToolApprovalsModule } from '../tool-approvals/tool-approvals.module';
 import { McpAuditController } from './audit/mcp-audit.controller';
 import { McpAuditRepository } from './audit/mcp-audit.repository';
 import { McpAuditService } from './audit/mcp-audit.service';
 import { McpAuthGuard } from './server/mcp-auth.guard';
 import { McpController } from './server/mcp.controller';
 import { McpToolRunner } from './server/mcp-tool-runner';
+import { McpParkedCallsController } from './server/parked-calls.controller';
 import { ProtectedResourceController } from './server/protected-resource.controller';
 import { McpServersController } from './servers/mcp-servers.controller';
 import { McpServersService } from './servers/mcp-servers.service';
@@ -22,8 +24,8 @@ import { McpKnowledgeRepository } from './tools/mcp-knowledge.repository';
 
 /** The MCP server at /mcp/kb with tenant MCP tokens and iam tokens, its RFC 9728 metadata, its admin routes and the tool-call audit. */
 @Module({
-  imports: [KbAuthModule, ChatModule, DocumentsModule, PromotionModule, IdentityLinksModule],
-  controllers: [McpController, McpTokensController, McpServersController, McpAuditController, ProtectedResourceController],
+  imports: [KbAuthModule, ChatModule, DocumentsModule, PromotionModule, IdentityLinksModule, ToolApprovalsModule],
+  controllers: [McpController, McpParkedCallsController, McpTokensController, McpServersController, McpAuditController, ProtectedResourceController],
   providers: [
     McpKnowledgeRepository,
     KbToolCatalogue,

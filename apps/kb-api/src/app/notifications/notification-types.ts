@@ -10,6 +10,8 @@ export const NOTIFICATION_EVENT_TYPES = [
   'kb_promotion_awaiting_approval',
   'kb_promotion_rejected',
   'kb_ingest_failed',
+  'kb_tool_call_awaiting_approval',
+  'kb_tool_call_finished',
 ] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 

@@ -19,10 +19,12 @@ export function globToRegex(glob: string): string {
 /**
  * The chat filters as SQL conditions on `d` (kb_documents), each value bound through `p` (which
  * appends it to the caller's parameters and answers its placeholder). Shared by every retrieval
- * path, so a lexical and a vector candidate obey the same filters.
+ * path, so a lexical and a vector candidate obey the same filters. `excludeFlagged` leaves out the
+ * chunks the ingest screen flagged (`c`, kb_chunks): instructions aimed at the model never reach it.
  */
-export function filterClauses(filters: RetrievalFilters, p: (v: unknown) => string): string[] {
+export function filterClauses(filters: RetrievalFilters, p: (v: unknown) => string, options: { excludeFlagged?: boolean } = {}): string[] {
   const where: string[] = [];
+  if (options.excludeFlagged) where.push('NOT c.injection_flagged');
   if (filters.project_keys?.length) where.push(`d.project_key = ANY(${p(filters.project_keys)}::text[])`);
   if (filters.source_types?.length) where.push(`d.source_type = ANY(${p(filters.source_types)}::text[])`);
   if (filters.doc_ids?.length) where.push(`d.id = ANY(${p(filters.doc_ids)}::bigint[])`);

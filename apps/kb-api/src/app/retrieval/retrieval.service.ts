@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
@@ -40,6 +41,11 @@ export interface RetrievedChunk {
   score: number;
   /** The chunk can ground an answer (see groundingOf): the chat refuses when no primary chunk is. */
   grounded: boolean;
+  /**
+   * The ingest screen flagged it (indirect injection). Such chunks are only retrieved while flagged
+   * content is quoted (`indirect_injection.flagged_content` = quote): a model then reads it as data.
+   */
+  flagged?: boolean;
 }
 
 export interface RetrievalResult {
@@ -114,6 +120,7 @@ export class RetrievalService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Optional() @Inject(RANKING_PARAMS) ranking?: Partial<RankingParams>,
+    @Optional() private readonly indirect?: IndirectInjectionScreen,
   ) {
     this.termStats = new TermStats(db);
     this.vectors = new VectorSearch(db);
@@ -128,9 +135,11 @@ export class RetrievalService {
     options: RetrievalOptions = {},
   ): Promise<RetrievalResult> {
     const depth = Math.min(MAX_DEPTH, Math.max(PRIMARY + RUNNER_UP, options.depth ?? 0));
+    // Flagged chunks are left out unless the setting quotes them (read per query: it changes live).
+    const excludeFlagged = (this.indirect?.handling ?? 'exclude') === 'exclude';
     const [lexical, vector] = await Promise.all([
-      this.lexical(tenantId, question, filters, depth),
-      this.vectors.search(tenantId, question, filters),
+      this.lexical(tenantId, question, filters, depth, excludeFlagged),
+      this.vectors.search(tenantId, question, filters, { excludeFlagged }),
     ]);
     const fused = fuseRetrieval(lexical, vector, {
       perDocument: PER_DOCUMENT,
@@ -159,6 +168,7 @@ export class RetrievalService {
     question: string,
     filters: RetrievalFilters,
     depth: number,
+    excludeFlagged: boolean,
   ): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
     const empty: RetrievalResult = { terms, primary: [], runner_up: [], candidates: 0, retrievers: ['lexical'] };
@@ -199,7 +209,7 @@ export class RetrievalService {
       `d.tenant_id = $1`,
       `d.deleted_at IS NULL`,
       `d.status = 'indexed'`,
-      ...filterClauses(filters, p),
+      ...filterClauses(filters, p, { excludeFlagged }),
     ];
     // Only the languages the tenant's indexed documents use get a match branch (a chunk has its document's language): each
     // branch is one more GIN scan of every tier.
@@ -252,7 +262,7 @@ export class RetrievalService {
        lx AS (SELECT * FROM unnest($4::text[], $6::text[], $7::int[]) AS l(language, lexeme, i))
        SELECT * FROM (
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
-                x.rank::float8 AS rank,
+                x.flagged, x.rank::float8 AS rank,
                 (SELECT coalesce(sum(f.idf * f.tf * (p.v[1] + 1) / (f.tf + p.v[1] * (1 - p.v[2] + p.v[2] * x.dl / p.v[5]))), 0)
                    FROM (SELECT ($5::float8[])[l.i] AS idf,
                                 sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) AS tf
@@ -262,7 +272,7 @@ export class RetrievalService {
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.language, c.tsv || ''::tsvector AS tv, kb_tsv_tokens(c.tsv) AS dl, t.rank
+                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, kb_tsv_tokens(c.tsv) AS dl, t.rank
                FROM (${tierQueries.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
                JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
            JOIN q ON q.cfg = x.language, p) y

@@ -113,7 +113,7 @@ export class VectorSearch {
     return this.config.provider !== null;
   }
 
-  async search(tenantId: string, question: string, filters: RetrievalFilters = {}): Promise<VectorHit[]> {
+  async search(tenantId: string, question: string, filters: RetrievalFilters = {}, options: { excludeFlagged?: boolean } = {}): Promise<VectorHit[]> {
     const provider = this.config.provider;
     if (!provider || question.trim() === '' || !(await this.table.exists())) return [];
     let embedding: number[];
@@ -134,7 +134,7 @@ export class VectorSearch {
       `e.dims = ${dims}`,
       'd.deleted_at IS NULL',
       `d.status = 'indexed'`,
-      ...filterClauses(filters, p),
+      ...filterClauses(filters, p, options),
     ];
     // The distance is taken on the vectors cast to the model's dimension (a whole number read from
     // the reply, safe to inline): the form an operator's per-dimension HNSW index is built on, so
@@ -145,7 +145,7 @@ export class VectorSearch {
     return this.db.query(
       `SELECT * FROM (
          SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                (1 - (${distance}))::float8 AS similarity
+                c.injection_flagged AS flagged, (1 - (${distance}))::float8 AS similarity
            FROM kb_chunk_embeddings e
            JOIN kb_chunks c ON c.id = e.chunk_id
            JOIN kb_documents d ON d.id = e.document_id

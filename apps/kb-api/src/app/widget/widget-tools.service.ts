@@ -2,19 +2,39 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Guardrails, ToolCallResult } from '@platform/guardrails';
 import { failClosed } from '../chat/chat.service';
 import { OutputGuard } from '../chat/output-guard';
+import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalService } from '../retrieval/retrieval.service';
+import { ParkedCallRow } from '../tool-approvals/parked-calls.repository';
+import { ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
 
 const DEFAULT_SEARCH_LIMIT = 5;
 
 export type ToolRun =
   | { outcome: 'executed'; arguments: Record<string, unknown>; result: Record<string, unknown> }
-  | { outcome: 'refused'; arguments: Record<string, unknown>; reason: string; violations: Record<string, string>; message: string };
+  | {
+      outcome: 'refused';
+      arguments: Record<string, unknown>;
+      reason: string;
+      violations: Record<string, string>;
+      message: string;
+      /** Set when the call was parked for a human approval: its id (never the token). */
+      approval_id?: string;
+    };
+
+interface WidgetScope {
+  tenantId: string;
+  projectKey: string;
+  principalId: string | null;
+}
 
 /**
  * Backend tools the widget may run for a session. Every call goes through the guardrails tool
- * firewall first; a refused or parked call is reported, never executed.
+ * firewall first; a refused call is reported, never executed. A parked call goes to
+ * ToolApprovalsService (the tenant's approvers are notified) and, once approved, runs once in the
+ * kb worker through `resume`. Results pass the output guardrails and the indirect-injection screen
+ * before they flow back to the widget's model.
  */
 @Injectable()
 export class WidgetToolsService {
@@ -22,22 +42,63 @@ export class WidgetToolsService {
     private readonly retrieval: RetrievalService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
     private readonly output: OutputGuard,
-  ) {}
+    private readonly indirect: IndirectInjectionScreen,
+    private readonly approvals: ToolApprovalsService,
+  ) {
+    approvals.registerRunner('widget', (row, args) => this.resume(row, args));
+  }
 
-  async run(tool: BackendToolName, args: Record<string, unknown>, scope: { tenantId: string; projectKey: string; principalId: string | null }): Promise<ToolRun> {
-    const verdict: ToolCallResult = await this.guardrails.checkToolCall({ tool: BACKEND_TOOLS[tool], arguments: args, principalId: scope.principalId }).catch(failClosed);
+  async run(tool: BackendToolName, args: Record<string, unknown>, scope: WidgetScope): Promise<ToolRun> {
+    const verdict: ToolCallResult = await this.guardrails
+      .checkToolCall({ tool: BACKEND_TOOLS[tool], arguments: args, principalId: scope.principalId, tenantId: scope.tenantId })
+      .catch(failClosed);
+    if (verdict.outcome === 'parked' && verdict.approval) {
+      const parked = await this.approvals.park({
+        tenantId: scope.tenantId,
+        channel: 'widget',
+        principalId: scope.principalId ?? 'widget:anonymous',
+        userId: null,
+        mcpTokenId: null,
+        widgetSessionId: null,
+        tool,
+        arguments: verdict.arguments,
+        scope: { project_key: scope.projectKey },
+        parked: verdict.approval,
+      });
+      return {
+        outcome: 'refused',
+        arguments: verdict.arguments,
+        reason: 'approval_required',
+        violations: verdict.violations,
+        message: `This tool needs a human approval and was not run yet (approval ${parked.approval_id}).`,
+        approval_id: parked.approval_id,
+      };
+    }
     if (verdict.outcome !== 'allowed') {
       return {
         outcome: 'refused',
         arguments: verdict.arguments,
-        reason: verdict.outcome === 'parked' ? 'approval_required' : verdict.reason ?? 'rejected',
+        reason: verdict.reason ?? 'rejected',
         violations: verdict.violations,
-        message: verdict.outcome === 'parked' ? 'This tool needs a human approval and was not run.' : verdict.message ?? 'The tool firewall refused this call.',
+        message: verdict.message ?? 'The tool firewall refused this call.',
       };
     }
-    // Results quote the documents: they pass the output guardrails like a chat answer.
-    const { value } = await this.output.guard(await this.search(verdict.arguments, scope));
-    return { outcome: 'executed', arguments: verdict.arguments, result: value };
+    return { outcome: 'executed', arguments: verdict.arguments, result: await this.execute(verdict.arguments, scope) };
+  }
+
+  /** An approved parked call, in the kb worker: the same search and guardrails as a live call. */
+  async resume(row: ParkedCallRow, args: Record<string, unknown>): Promise<{ ok: boolean; result: Record<string, unknown> }> {
+    const projectKey = typeof row.scope['project_key'] === 'string' ? row.scope['project_key'] : '';
+    const result = await this.execute(args, { tenantId: row.tenant_id, projectKey, principalId: row.principal_id });
+    return { ok: true, result };
+  }
+
+  private async execute(args: Record<string, unknown>, scope: WidgetScope): Promise<Record<string, unknown>> {
+    // Results quote the documents: they pass the output guardrails like a chat answer,
+    const { value } = await this.output.guard(await this.search(args, scope));
+    // and the indirect-injection screen, as text the widget's model reads.
+    const screened = await this.indirect.screenToolResult(value, { tenantId: scope.tenantId, principalId: `tool:${KB_SEARCH_TOOL.name}` }).catch(failClosed);
+    return screened.value;
   }
 
   /** kb_search: the project's best chunks, one line each (the widget shows them as links). */

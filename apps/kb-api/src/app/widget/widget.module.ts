@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { KbAuthModule } from '../auth/auth.module';
 import { ChatModule } from '../chat/chat.module';
+import { ToolApprovalsModule } from '../tool-approvals/tool-approvals.module';
 import { WidgetAccessService } from './widget-access.service';
 import { WidgetEmbedController } from './widget-embed.controller';
 import { WidgetKeyGuard } from './widget-key.guard';
@@ -18,7 +19,7 @@ import { WidgetToolsService } from './widget-tools.service';
 
 /** The embeddable widget: its public API under /api/widget, widget keys and sessions admin, and the script it serves. */
 @Module({
-  imports: [KbAuthModule, ChatModule],
+  imports: [KbAuthModule, ChatModule, ToolApprovalsModule],
   controllers: [WidgetKeysController, WidgetSessionsAdminController, WidgetPublicController, WidgetEmbedController],
   providers: [
     WidgetKeysRepository,

@@ -113,11 +113,19 @@ export class InventoryRepository {
     return row ?? null;
   }
 
+  /** With the ingest screen's verdict per chunk (indirect injection): flagged, the rule, its guardrails audit row. */
   async chunks(tenantId: string, documentId: string, limit: number) {
     return this.db.query(
-      `SELECT id::int AS id, ord, heading_path, text, chunk_hash, wikilinks FROM kb_chunks WHERE tenant_id = $1 AND document_id = $2 ORDER BY ord LIMIT $3`,
+      `SELECT id::int AS id, ord, heading_path, text, chunk_hash, wikilinks, injection_flagged, injection_rule_id, injection_audit_id::int AS injection_audit_id
+         FROM kb_chunks WHERE tenant_id = $1 AND document_id = $2 ORDER BY ord LIMIT $3`,
       [tenantId, documentId, limit],
     );
+  }
+
+  /** How many of the document's chunks the ingest screen flagged (all of them, not only the page shown). */
+  async flaggedChunkCount(tenantId: string, documentId: string): Promise<number> {
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM kb_chunks WHERE tenant_id = $1 AND document_id = $2 AND injection_flagged`, [tenantId, documentId]);
+    return row.n;
   }
 
   /** Outgoing wikilinks with the document each resolves to (same project first), and the documents linking here. */

@@ -69,10 +69,11 @@ export class InventoryService {
   async document(tenantId: string, id: string) {
     const doc = await this.inventory.document(tenantId, id);
     if (!doc) throw new KbError(404, 'not_found', 'Document not found.');
-    const [chunks, links, tiers] = await Promise.all([
+    const [chunks, links, tiers, flagged] = await Promise.all([
       this.inventory.chunks(tenantId, id, CHUNK_LIMIT + 1),
       this.inventory.links(tenantId, doc),
       this.settings.of(tenantId, 'evidence_tiers'),
+      this.inventory.flaggedChunkCount(tenantId, id),
     ]);
     return {
       data: {
@@ -80,6 +81,7 @@ export class InventoryService {
         evidence: evidenceLabel(doc, tiers),
         chunks: chunks.slice(0, CHUNK_LIMIT),
         chunks_truncated: chunks.length > CHUNK_LIMIT,
+        flagged_chunk_count: flagged,
         links,
       },
     };

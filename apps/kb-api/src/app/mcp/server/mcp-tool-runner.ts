@@ -4,7 +4,10 @@ import { Guardrails, GuardrailsAuditError } from '@platform/guardrails';
 import { ZodError } from 'zod';
 import { KbError } from '../../errors/kb-errors';
 import { OutputGuard } from '../../chat/output-guard';
+import { IndirectInjectionScreen } from '../../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../../guardrails/kb-guardrails.module';
+import { ParkedCallRow } from '../../tool-approvals/parked-calls.repository';
+import { ToolApprovalsService } from '../../tool-approvals/tool-approvals.service';
 import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCallOutcome } from '../audit/mcp-audit.repository';
 import { McpServersService } from '../servers/mcp-servers.service';
@@ -18,6 +21,11 @@ const failure = (code: string, message: string, extra: Record<string, unknown> =
 const auditUnavailable = () => failure('audit_unavailable', 'The call could not be audited, so it was not run. Try again later.');
 
 type Decision = { outcome: McpCallOutcome; reason: string | null; result: CallToolResult };
+/** What a run produced, before it becomes a tool result: the value, or the error object. */
+type Ran = { outcome: McpCallOutcome; reason: string | null; value: Record<string, unknown>; isError: boolean };
+
+/** Where the caller of a parked call reads how it ended (same credentials as /mcp/kb). */
+export const parkedCallPath = (approvalId: string) => `/mcp/kb/calls/${approvalId}`;
 
 /**
  * One tools/call, in order: the tenant must allow the tool, the guardrails tool firewall must let
@@ -25,6 +33,12 @@ type Decision = { outcome: McpCallOutcome; reason: string | null; result: CallTo
  * once. An allowed call's row is written before the tool runs and completed after, so a call whose
  * audit cannot be written never runs (fail closed: an `audit_unavailable` tool error). A refusal or
  * failure is a tool error result the model can read.
+ *
+ * A result flows back into a model: it passes the output guardrails and then the indirect-injection
+ * screen (a string carrying instructions aimed at the model is withheld or quoted as data). A call
+ * the firewall parks for approval is handed to ToolApprovalsService (its approvers are notified);
+ * the caller gets the approval id and where to read the outcome, and the approved call runs once in
+ * the kb worker through `resume`.
  */
 @Injectable()
 export class McpToolRunner {
@@ -36,7 +50,11 @@ export class McpToolRunner {
     private readonly audit: McpAuditService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
     private readonly output: OutputGuard,
-  ) {}
+    private readonly indirect: IndirectInjectionScreen,
+    private readonly approvals: ToolApprovalsService,
+  ) {
+    approvals.registerRunner('mcp', (row, args) => this.resume(row, args));
+  }
 
   async call(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
     const started = Date.now();
@@ -49,13 +67,28 @@ export class McpToolRunner {
       }
       // Written before the tool runs: if the process dies mid-call, the row still shows the call.
       const rowId = await this.audit.record({ ...entry, outcome: 'error', reason: 'incomplete', durationMs: 0 });
-      const ran = await this.run(caller, gate.tool, gate.arguments);
+      const ran = await this.run(caller.tenantId, gate.tool, gate.arguments);
       await this.audit.finish(caller.tenantId, rowId, ran.outcome, ran.reason, Date.now() - started);
-      return ran.result;
+      return text(ran.value, ran.isError);
     } catch (e) {
       if (e instanceof McpAuditUnavailable) return auditUnavailable();
       throw e;
     }
+  }
+
+  /**
+   * Runs a parked call a human approved (in the kb worker, once): audited like a live call, with
+   * the caller it was parked for, through the same guardrails on its result.
+   */
+  async resume(row: ParkedCallRow, args: Record<string, unknown>): Promise<{ ok: boolean; result: Record<string, unknown> }> {
+    const started = Date.now();
+    const tool = this.catalogue.find(row.tool);
+    if (!tool) return { ok: false, result: { error: { code: 'unknown_tool', message: `Tool ${row.tool} does not exist.` } } };
+    const entry = { tenantId: row.tenant_id, tokenId: row.mcp_token_id === null ? null : String(row.mcp_token_id), userId: row.user_id === null ? null : String(row.user_id), tool: row.tool, arguments: args };
+    const rowId = await this.audit.record({ ...entry, outcome: 'error', reason: 'incomplete', durationMs: 0 });
+    const ran = await this.run(row.tenant_id, tool, args);
+    await this.audit.finish(row.tenant_id, rowId, ran.outcome, ran.reason === null ? 'approved' : `approved:${ran.reason}`, Date.now() - started);
+    return { ok: !ran.isError, result: ran.value };
   }
 
   /** The tenant's switch and the firewall; either a refusal to record or the tool and its arguments. */
@@ -70,12 +103,32 @@ export class McpToolRunner {
       check = await this.guardrails.checkToolCall({
         tool: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
         arguments: args ?? {},
-        principalId: caller.userId ?? `mcp-token:${caller.tokenId}`,
+        principalId: principalOf(caller),
+        tenantId: caller.tenantId,
       });
     } catch (e) {
       // The firewall could not log the call's violations: it does not run.
       if (e instanceof GuardrailsAuditError) return { outcome: 'denied', reason: 'firewall:audit_unavailable', result: auditUnavailable() };
       throw e;
+    }
+    if (check.outcome === 'parked' && check.approval) {
+      const parked = await this.approvals.park({
+        tenantId: caller.tenantId,
+        channel: 'mcp',
+        principalId: principalOf(caller),
+        userId: caller.userId,
+        mcpTokenId: caller.tokenId,
+        widgetSessionId: null,
+        tool: tool.name,
+        arguments: check.arguments,
+        parked: check.approval,
+      });
+      const message = `${check.message ?? parked.message} Read the outcome at GET ${parkedCallPath(parked.approval_id)} with the same credentials.`;
+      return {
+        outcome: 'denied',
+        reason: 'approval_required',
+        result: failure('approval_required', message, { approval_id: parked.approval_id, status: parked.status, expires_at: parked.expires_at, status_path: parkedCallPath(parked.approval_id) }),
+      };
     }
     if (check.outcome !== 'allowed') {
       const message = check.message ?? 'The tool firewall refused this call.';
@@ -84,20 +137,34 @@ export class McpToolRunner {
     return { tool, arguments: check.arguments };
   }
 
-  private async run(caller: McpCaller, tool: KbTool, args: Record<string, unknown>): Promise<Decision> {
+  private async run(tenantId: string, tool: KbTool, args: Record<string, unknown>): Promise<Ran> {
+    const error = (reason: string, code: string, message: string, extra: Record<string, unknown> = {}): Ran => ({
+      outcome: 'error',
+      reason,
+      value: { error: { code, message, ...extra } },
+      isError: true,
+    });
     try {
-      // A tool result is model-facing output: it passes the output guardrails like any answer.
-      const { value } = await this.output.guard(await tool.run({ tenantId: caller.tenantId }, args));
-      return { outcome: 'ok', reason: null, result: text(value) };
+      // A tool result is model-facing output: it passes the output guardrails like any answer,
+      const { value } = await this.output.guard(await tool.run({ tenantId }, args));
+      // and, as text a model will read, the indirect-injection screen with the tool as its source.
+      const screened = await this.indirect.screenToolResult(value as Record<string, unknown>, { tenantId, principalId: `tool:${tool.name}` });
+      return { outcome: 'ok', reason: screened.flagged ? `indirect_injection:${screened.rule_ids.join(',')}` : null, value: screened.value, isError: false };
     } catch (e) {
       if (e instanceof ZodError) {
         const errors = Object.fromEntries(e.issues.map((i) => [i.path.join('.') || '_arguments', i.message]));
-        return { outcome: 'error', reason: 'invalid_arguments', result: failure('invalid_arguments', 'The tool arguments are invalid.', { errors }) };
+        return error('invalid_arguments', 'invalid_arguments', 'The tool arguments are invalid.', { errors });
       }
-      if (e instanceof ToolNotFound) return { outcome: 'error', reason: 'not_found', result: failure('not_found', e.message) };
-      if (e instanceof KbError) return { outcome: 'error', reason: e.code, result: failure(e.code, e.message) };
+      if (e instanceof ToolNotFound) return error('not_found', 'not_found', e.message);
+      if (e instanceof KbError) return error(e.code, e.code, e.message);
+      if (e instanceof GuardrailsAuditError) return error('audit_unavailable', 'audit_unavailable', 'The call could not be audited, so it was not run. Try again later.');
       this.logger.error(e instanceof Error ? e.stack : String(e));
-      return { outcome: 'error', reason: 'internal_error', result: failure('internal_error', 'The tool failed.') };
+      return error('internal_error', 'internal_error', 'The tool failed.');
     }
   }
+}
+
+/** The firewall's principal of an MCP caller: the KB user, else the tenant MCP token. */
+export function principalOf(caller: McpCaller): string {
+  return caller.userId ?? `mcp-token:${caller.tokenId}`;
 }

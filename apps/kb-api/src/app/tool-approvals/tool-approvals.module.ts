@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AnswerProvider } from '../chat/answer-provider';
+import { OutputGuard } from '../chat/output-guard';
+import { DocumentCatalogRepository } from '../documents/document-catalog.repository';
+import { McpAuditRepository } from '../mcp/audit/mcp-audit.repository';
+import { McpAuditService } from '../mcp/audit/mcp-audit.service';
+import { McpToolRunner } from '../mcp/server/mcp-tool-runner';
+import { McpServersService } from '../mcp/servers/mcp-servers.service';
+import { McpToolSettingsRepository } from '../mcp/servers/mcp-tool-settings.repository';
+import { KbToolCatalogue } from '../mcp/tools/kb-tool-catalogue';
+import { McpKnowledgeRepository } from '../mcp/tools/mcp-knowledge.repository';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsService } from '../notifications/notifications.service';
+import { CandidateSuggester } from '../promotion/candidate-suggester';
+import { RetrievalService } from '../retrieval/retrieval.service';
+import { WidgetToolsService } from '../widget/widget-tools.service';
+import { ApprovedCallsDispatch } from './approved-calls.dispatch';
+import { ApprovedCallsWorker } from './approved-calls.worker';
+import { ParkedCallsRepository } from './parked-calls.repository';
+import { ToolApprovalsController } from './tool-approvals.controller';
+import { ToolApprovalsService } from './tool-approvals.service';
+
+/** Parked kb tool calls: approvers' links and decisions (API), the approved calls' runs (worker). */
+@Module({
+  imports: [NotificationsModule],
+  controllers: [ToolApprovalsController],
+  providers: [ParkedCallsRepository, ToolApprovalsService, ApprovedCallsDispatch],
+  exports: [ToolApprovalsService],
+})
+export class ToolApprovalsModule {
+  /**
+   * The worker side: the executors of every kb tool and the approved-calls consumer, with the
+   * providers the MCP and widget tools run on (no controllers: nothing is served here).
+   */
+  static worker(): DynamicModule {
+    return {
+      module: ToolApprovalsModule,
+      providers: [
+        ParkedCallsRepository,
+        NotificationsService,
+        ToolApprovalsService,
+        RetrievalService,
+        OutputGuard,
+        AnswerProvider,
+        CandidateSuggester,
+        DocumentCatalogRepository,
+        McpKnowledgeRepository,
+        KbToolCatalogue,
+        McpToolSettingsRepository,
+        McpServersService,
+        McpAuditRepository,
+        McpAuditService,
+        McpToolRunner,
+        WidgetToolsService,
+        ApprovedCallsWorker,
+      ],
+    };
+  }
+}
