@@ -123,8 +123,9 @@ describe('guardrails admin API', () => {
     expect(first.body.data.entries[0]).toEqual({
       id: expect.any(Number), blocked: false, rule_id: null, ruleset_version: expect.any(String),
       prompt_preview: expect.stringContaining('number 2'), prompt_length: expect.any(Number), errored: false, occurred_at: expect.any(String),
+      // v1.x additions: whose attempt it was; this host passed no tenant.
+      principal_id: 'u-2', tenant_id: null,
     });
-    expect(first.body.data.entries[0]).not.toHaveProperty('principal_id');
     const next = await call('GET', `/audit?limit=2&principal_id=u-2&cursor=${first.body.data.next_cursor}`);
     expect(next.body.data.entries.map((e: Json) => e.prompt_preview)).toEqual([expect.stringContaining('number 0')]);
     expect(next.body.data.next_cursor).toBeNull();

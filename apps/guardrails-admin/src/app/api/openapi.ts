@@ -47,6 +47,8 @@ const auditItem = {
     prompt_length: { type: 'integer', description: 'Code points of the stored prompt' },
     errored: { type: 'boolean' },
     occurred_at: { type: 'string', format: 'date-time' },
+    principal_id: { ...nullable(str), description: 'v1.x addition: whose attempt it was, where the host knew it (a screened document is `document:<id>`, a tool result `tool:<name>`)' },
+    tenant_id: { ...nullable(str), description: 'v1.x addition: the tenant of the attempt, where the host knew it (kb-api does); null otherwise' },
   },
 };
 const decision = {
@@ -152,7 +154,6 @@ export const GUARDRAILS_OPENAPI = {
                   {
                     type: 'object',
                     properties: {
-                      principal_id: nullable(str),
                       prompt: str,
                       errored_rule_ids: { type: 'array', items: str },
                       matched_span: nullable({ type: 'array', items: int, minItems: 2, maxItems: 2, description: '[start, end) UTF-8 byte offsets into prompt' }),
@@ -243,6 +244,8 @@ export const GUARDRAILS_OPENAPI = {
                     arguments: { type: 'object', description: 'As rewritten by the tool firewall; {} when no sidecar row exists' },
                     requested_ago: str,
                     expires_in: nullable(str),
+                    tenant_id: { ...nullable(str), description: 'v1.x addition: the tenant of the parked call, where the host knew it (kb-api does)' },
+                    principal_id: { ...nullable(str), description: 'v1.x addition: the caller the call was parked for, as the tool firewall saw it' },
                   },
                 },
               },

@@ -140,8 +140,22 @@ export const ADMIN_KNOWLEDGE_PATHS: Record<string, object> = {
                 metadata: { type: 'object' },
                 content_hash: nullable(str),
                 language: str,
-                chunks: { type: 'array', items: obj({ id: int, ord: int, heading_path: nullable(str), text: str, chunk_hash: str, wikilinks: { type: 'array', items: str } }) },
+                chunks: {
+                  type: 'array',
+                  items: obj({
+                    id: int,
+                    ord: int,
+                    heading_path: nullable(str),
+                    text: str,
+                    chunk_hash: str,
+                    wikilinks: { type: 'array', items: str },
+                    injection_flagged: { type: 'boolean', description: 'The ingest screen found instructions aimed at the model: excluded from answers, or quoted as untrusted data (`indirect_injection.flagged_content`)' },
+                    injection_rule_id: { ...nullable(str), description: 'The rule or classifier that matched (also in monitor mode, where nothing is flagged)' },
+                    injection_audit_id: { ...nullable(int), description: 'The guardrails audit row (principal `document:<id>`)' },
+                  }),
+                },
                 chunks_truncated: bool,
+                flagged_chunk_count: { type: 'integer', description: 'Chunks of the document the ingest screen flagged (all, not only those shown)' },
                 links: obj({
                   outgoing: { type: 'array', items: obj({ target_slug: str, resolved: bool, document_id: nullable(int), title: nullable(str), project_key: nullable(str) }) },
                   incoming: { type: 'array', items: obj({ document_id: int, title: str, project_key: str, source_path: str }) },

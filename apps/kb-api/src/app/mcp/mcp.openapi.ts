@@ -165,9 +165,76 @@ export const MCP_PATHS: Record<string, object> = {
       responses: { '200': answer('A page', pageOf('McpToolCallAudit')), '422': invalid, ...gated },
     },
   },
+  '/mcp/kb/calls/{approvalId}': {
+    get: {
+      summary: 'How a tools/call parked for human approval ended, for its caller (the same credentials as /mcp/kb)',
+      description: [
+        'A tools/call of a tool in `hitl.destructive_tools` (with `hitl.enabled`) answers a tool error `approval_required` with `approval_id` and `status_path`;',
+        'the tenant\'s holders of `commands.destructive` get a `kb_tool_call_awaiting_approval` notification with the single-use token and the approve and reject links.',
+        'This route answers `pending`, `running`, then `succeeded` with the tool\'s result (after the output guardrails and the indirect-injection screen),',
+        'or `failed`, `rejected`, `expired` with `result.error` (`approval_rejected`, `approval_expired`). Only the caller\'s own calls: another caller\'s or tenant\'s is a 404.',
+      ].join(' '),
+      parameters: [{ name: 'approvalId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+      responses: {
+        '200': answer('The parked call', { type: 'object', properties: { data: ref('ParkedToolCall') } }),
+        '401': answer('No or an invalid credential', ref('Error')),
+        '404': coded('Not a parked call of this caller `{error: "not_found"}`'),
+      },
+    },
+  },
+  '/api/kb/tool-approvals/{token}/approve': {
+    post: {
+      summary: 'Approves a parked kb tool call (the approve link of its notification); it then runs exactly once in the kb worker',
+      description: 'A user (not an integration token) of the call\'s tenant holding `commands.destructive`; the actor is the signed-in user. A repeated approve is a no-op 202.',
+      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,200}$' } }],
+      responses: {
+        '202': answer('Approved `{status: "approved", approval_id, tool, call_status}`', ref('ToolApprovalDecision')),
+        '404': coded('No parked call of this tenant has this token `{error: "not_found"}`'),
+        '409': coded('Expired, or rejected before `{error: "decision_failed", status}`'),
+        '503': coded('Approvals unavailable `{error: "hitl_unavailable"}`'),
+        ...gated,
+      },
+    },
+  },
+  '/api/kb/tool-approvals/{token}/reject': {
+    post: {
+      summary: 'Rejects a parked kb tool call (the reject link of its notification); its caller reads `rejected`',
+      description: 'Same gate as approve. A repeated reject answers 200 again.',
+      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,200}$' } }],
+      responses: {
+        '200': answer('Rejected `{status: "rejected", approval_id, tool, call_status}`', ref('ToolApprovalDecision')),
+        '404': coded('No parked call of this tenant has this token `{error: "not_found"}`'),
+        '409': coded('Expired, or approved before `{error: "decision_failed", status}`'),
+        '503': coded('Approvals unavailable `{error: "hitl_unavailable"}`'),
+        ...gated,
+      },
+    },
+  },
 };
 
+const PARKED_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'rejected', 'expired'];
+
 export const MCP_SCHEMAS: Record<string, object> = {
+  ParkedToolCall: {
+    type: 'object',
+    properties: {
+      approval_id: { type: 'string', format: 'uuid' },
+      tool: { type: 'string' },
+      status: { enum: PARKED_STATUSES },
+      expires_at: nullableDate,
+      result: { oneOf: [{ type: 'object', description: "The tool's result, or `{error: {code, message}}`" }, { type: 'null' }] },
+      message: { type: 'string' },
+    },
+  },
+  ToolApprovalDecision: {
+    type: 'object',
+    properties: {
+      status: { enum: ['approved', 'rejected'] },
+      approval_id: { type: 'string', format: 'uuid' },
+      tool: { type: 'string' },
+      call_status: { enum: PARKED_STATUSES },
+    },
+  },
   ProtectedResourceMetadata: {
     type: 'object',
     required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
