@@ -34,7 +34,8 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
     await as('alice', 'POST', '/api/kb/ingest', { documents: [{ project_key: 'handbook', source_path: 'people/parental-leave.md', content: LEAVE }] });
     const deadline = Date.now() + 15_000;
     while ((await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`))[0].n < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  });
+    // Booting kb-api and its worker and indexing one document: as the other e2e files allow on a busy 2-core machine.
+  }, 90_000);
 
   afterAll(async () => {
     await worker?.close();
