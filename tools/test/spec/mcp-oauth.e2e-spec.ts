@@ -56,7 +56,7 @@ describe('MCP clients sign in through iam and use the platform MCP servers', () 
   const signIn = (url: URL) => signInAndAllow(browser, url, callback.url, user);
 
   beforeAll(async () => {
-    tls = loopbackCertificate();
+    tls = await loopbackCertificate();
     callback = await startCallbackServer();
     documents = await startMetadataDocumentServer(tls, (clientId) => ({
       client_id: clientId,

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes, webcrypto } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+// @peculiar/x509 resolves its parts through tsyringe, which needs the metadata API loaded first.
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import type { Browser } from 'playwright-core';
 
 /**
@@ -40,17 +43,30 @@ export interface LoopbackCertificate {
   remove(): void;
 }
 
-export function loopbackCertificate(): LoopbackCertificate {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-oauth-tls-'));
-  const keyPath = path.join(dir, 'key.pem');
-  const certPath = path.join(dir, 'cert.pem');
-  const r = spawnSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-    { encoding: 'utf8' },
+export async function loopbackCertificate(): Promise<LoopbackCertificate> {
+  // Made in process (WebCrypto + @peculiar/x509), so the test needs nothing but Node.
+  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const now = Date.now();
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned(
+    {
+      serialNumber: randomBytes(8).toString('hex'),
+      name: 'CN=127.0.0.1',
+      notBefore: new Date(now - 60_000),
+      notAfter: new Date(now + 24 * 3600_000),
+      keys,
+      signingAlgorithm: alg,
+      extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }]), new x509.BasicConstraintsExtension(true, undefined, true)],
+    },
+    webcrypto as unknown as Crypto,
   );
-  if (r.status !== 0) throw new Error(`openssl could not make a test certificate: ${r.error?.message ?? r.stderr}`);
-  return { certPath, cert: readFileSync(certPath), key: readFileSync(keyPath), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  const cert = Buffer.from(certificate.toString('pem'));
+  const key = Buffer.from(`-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-oauth-tls-'));
+  const certPath = path.join(dir, 'cert.pem');
+  writeFileSync(certPath, cert);
+  return { certPath, cert, key, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
