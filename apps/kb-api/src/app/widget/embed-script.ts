@@ -144,6 +144,16 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
 
   function showError(message) { error.textContent = message || ''; }
 
+  // Answer text arrives HTML-escaped by the output guardrails (&lt;, &amp;, &quot;). Decoded in a
+  // textarea, whose content is parsed as text only (no element is ever created), then shown with
+  // textContent like everything else: the reader sees "Q&A", and markup stays inert text.
+  var decoder = document.createElement('textarea');
+  function unescapeText(text) {
+    if (text === undefined || text === null) return text;
+    decoder.innerHTML = String(text);
+    return decoder.value;
+  }
+
   function addMessage(kind, text) {
     var node = el('div', { class: 'msg ' + kind }, text);
     log.appendChild(node);
@@ -157,7 +167,7 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
     var list = el('ol', { class: 'sources', 'aria-label': 'Sources' });
     citations.forEach(function (c, i) {
       var item = el('li', { 'data-citation': String(i + 1) });
-      item.appendChild(el('span', { class: 'title' }, (c.title || 'Untitled')));
+      item.appendChild(el('span', { class: 'title' }, unescapeText(c.title || 'Untitled')));
       item.appendChild(document.createTextNode(' \u2014 '));
       item.appendChild(el('span', { class: 'path' }, c.source_path || ''));
       list.appendChild(item);
@@ -203,7 +213,7 @@ export const WIDGET_EMBED_SCRIPT = String.raw`(function () {
       return Promise.resolve();
     }
     if (reply.answer === null || reply.answer === undefined) return Promise.resolve();
-    var answer = addMessage(reply.citations && reply.citations.length ? 'bot' : 'refusal', reply.answer);
+    var answer = addMessage(reply.citations && reply.citations.length ? 'bot' : 'refusal', unescapeText(reply.answer));
     addSources(answer, reply.citations);
     return Promise.resolve();
   }
