@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { AuthenticatedServiceEnv, loadEnv, toBoolean } from '@platform/config';
+import { ResourceServerEnv, loadEnv, toBoolean } from '@platform/config';
 
 /** Every variable evidence-review reads; validated at boot (see .env.example). */
-export class EvidenceReviewEnv extends AuthenticatedServiceEnv {
+export class EvidenceReviewEnv extends ResourceServerEnv {
   override PORT: number = 3004;
 
   /**

@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsNumber, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { AuthenticatedServiceEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
+import { ResourceServerEnv, KEY_RING_PATTERN, toBoolean } from '@platform/config';
 
 /** Every variable kb-api reads; validated at boot (see .env.example). */
-export class KbApiEnv extends AuthenticatedServiceEnv {
+export class KbApiEnv extends ResourceServerEnv {
   override PORT: number = 3003;
 
   /** Health listener of the BullMQ worker process (worker.ts). */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { claimDpopProof, DPOP_DEFAULT_CLOCK_SKEW_SEC, DPOP_DEFAULT_MAX_AGE_SEC, DPOP_SIGNING_ALGS, DpopProofError, dpopHeader, DpopReplayStore, verifyDpopProof } from './dpop';
+import type { DpopNonces } from './dpop-nonce';
 import { JwtVerifier, TokenInvalidError, VerifiedToken } from './jwt-verifier';
 import type { AuthFailure } from './protected-resource';
 
@@ -38,14 +39,23 @@ export interface AccessTokenAuthenticatorOptions {
   now?: () => number;
   dpopMaxAgeSec?: number;
   dpopClockSkewSec?: number;
+  /**
+   * When set, every DPoP proof must carry a nonce this service issued (RFC 9449 §9); without one,
+   * or with a stale or foreign one, the answer is 401 `use_dpop_nonce` with a fresh nonce.
+   */
+  dpopNonces?: DpopNonces;
 }
+
+/** A verified token; `dpopNonce` is a fresh nonce to send (`DPoP-Nonce`) when the proof's is about to go stale. */
+export type AuthenticatedToken = VerifiedToken & { dpopNonce?: string };
 
 const TOKEN68 = /^(Bearer|DPoP) ([A-Za-z0-9._~+/-]+=*)$/i;
 
 /**
  * One mechanism for every resource server: reads `Authorization: Bearer|DPoP <jwt>` (and the
  * `DPoP` proof), verifies the token offline and, for a token bound to a key (`cnf.jkt`), the proof:
- * htm, htu, iat window, `ath`, the key, then the proof id against replay. A bound token presented
+ * htm, htu, iat window, `ath`, the key, the server nonce when one is required, then the proof id
+ * against replay. A bound token presented
  * as a plain bearer is refused; so is an unbound one presented with the DPoP scheme.
  */
 export class AccessTokenAuthenticator {
@@ -74,14 +84,14 @@ export class AccessTokenAuthenticator {
     return { scheme: m[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: m[2] };
   }
 
-  async authenticate(req: AuthenticatedRequestLike): Promise<VerifiedToken> {
+  async authenticate(req: AuthenticatedRequestLike): Promise<AuthenticatedToken> {
     const presented = AccessTokenAuthenticator.presented(req.headers);
     if (presented === null) throw new AccessTokenRejected({ status: 401, error: 'invalid_request', description: 'a bearer access token is required', scheme: 'Bearer' });
     if (presented === 'malformed') throw new AccessTokenRejected({ status: 401, error: 'invalid_request', description: 'the Authorization header must be Bearer or DPoP with a token', scheme: 'Bearer' });
     return this.verify(req, presented);
   }
 
-  async verify(req: AuthenticatedRequestLike, presented: PresentedAccessToken): Promise<VerifiedToken> {
+  async verify(req: AuthenticatedRequestLike, presented: PresentedAccessToken): Promise<AuthenticatedToken> {
     const fail = (error: AuthFailure['error'], description: string): never => {
       throw new AccessTokenRejected({ status: 401, error, description, scheme: presented.scheme });
     };
@@ -98,6 +108,7 @@ export class AccessTokenAuthenticator {
     if (!this.options.replay) return fail('invalid_token', 'DPoP proofs cannot be checked here');
     const maxAgeSec = this.options.dpopMaxAgeSec ?? DPOP_DEFAULT_MAX_AGE_SEC;
     const clockSkewSec = this.options.dpopClockSkewSec ?? DPOP_DEFAULT_CLOCK_SKEW_SEC;
+    let rotated: string | undefined;
     try {
       const proofJwt = dpopHeader(req.headers.dpop);
       if (!proofJwt) return fail('invalid_dpop_proof', 'a DPoP proof is required with a DPoP-bound token');
@@ -111,6 +122,23 @@ export class AccessTokenAuthenticator {
         clockSkewSec,
       });
       if (proof.jkt !== jkt) return fail('invalid_dpop_proof', 'the DPoP proof is signed by another key than the token is bound to');
+      const nonces = this.options.dpopNonces;
+      if (nonces) {
+        const nowMs = this.now();
+        const nonce = nonces.check(proof.nonce, nowMs);
+        // Before the replay check: the client answers with a new proof, so this one's id is not used up.
+        if (nonce === 'invalid') {
+          throw new AccessTokenRejected({
+            status: 401,
+            error: 'use_dpop_nonce',
+            description: proof.nonce === undefined ? 'the DPoP proof must carry the server-provided nonce' : 'the DPoP proof nonce is invalid or stale',
+            scheme: 'DPoP',
+            dpopNonce: nonces.issue(nowMs),
+          });
+        }
+        // Still accepted, but from the previous window: hand out the current one so the client rotates in time.
+        if (nonce === 'previous') rotated = nonces.issue(nowMs);
+      }
       // Last, so a proof refused for any other reason does not use up its id.
       if (!(await claimDpopProof(this.options.replay, this.options.replayPrefix ?? 'dpop:rs:', proof, maxAgeSec, clockSkewSec))) {
         return fail('invalid_dpop_proof', 'the DPoP proof was already used');
@@ -119,7 +147,7 @@ export class AccessTokenAuthenticator {
       if (e instanceof DpopProofError) return fail('invalid_dpop_proof', e.message);
       throw e;
     }
-    return verified;
+    return rotated ? { ...verified, dpopNonce: rotated } : verified;
   }
 }
 

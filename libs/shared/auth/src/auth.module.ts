@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { AccessTokenAuthenticator } from './access-token-authenticator';
 import type { DpopReplayStore } from './dpop';
+import { DpopNonces } from './dpop-nonce';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtVerifier } from './jwt-verifier';
 import { resourceMetadataUrl } from './protected-resource';
@@ -29,7 +30,16 @@ export function authResourceFromConfig(config: ConfigService): AuthResource {
 }
 
 /**
- * Reads IAM_JWKS_URL, IAM_ISSUER, JWT_AUDIENCE and OAUTH_RESOURCE from the app's validated config
+ * DPOP_NONCE_REQUIRED (validated config, so a boolean): proofs must carry a nonce made with
+ * DPOP_NONCE_SECRET, which every replica shares. Off, proofs need no nonce.
+ */
+export function dpopNoncesFromConfig(config: ConfigService, resource: AuthResource): DpopNonces | undefined {
+  if (config.get<boolean>('DPOP_NONCE_REQUIRED') !== true) return undefined;
+  return new DpopNonces({ secret: config.getOrThrow<string>('DPOP_NONCE_SECRET'), audience: resource.resource ?? resource.issuer });
+}
+
+/**
+ * Reads IAM_JWKS_URL, IAM_ISSUER, JWT_AUDIENCE, OAUTH_RESOURCE and the DPoP nonce settings from the app's validated config
  * and provides the verifier, the request authenticator (Bearer and DPoP) and the guard. No call to
  * iam happens on the request path beyond the cached JWKS; DPoP proof ids are remembered in Redis.
  */
@@ -50,13 +60,14 @@ export class AuthModule {
         },
         {
           provide: ACCESS_TOKEN_AUTHENTICATOR,
-          inject: [JWT_VERIFIER, AUTH_RESOURCE, AUTH_CLOCK, { token: REDIS_CLIENT, optional: true }],
-          useFactory: (verifier: JwtVerifier, resource: AuthResource, now: () => number, redis?: DpopReplayStore) =>
+          inject: [JWT_VERIFIER, AUTH_RESOURCE, AUTH_CLOCK, ConfigService, { token: REDIS_CLIENT, optional: true }],
+          useFactory: (verifier: JwtVerifier, resource: AuthResource, now: () => number, config: ConfigService, redis?: DpopReplayStore) =>
             new AccessTokenAuthenticator(verifier, {
               // Clients address the service through the gateway, whose origin the resource (else iam's issuer) names.
               publicOrigin: resource.resource ?? resource.issuer,
               replay: redis,
               now,
+              dpopNonces: dpopNoncesFromConfig(config, resource),
             }),
         },
         JwtAuthGuard,

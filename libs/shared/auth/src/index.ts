@@ -4,6 +4,7 @@ export * from './decorators';
 export * from './jwt-auth.guard';
 export * from './auth.module';
 export * from './dpop';
+export * from './dpop-nonce';
 export * from './protected-resource';
 export * from './access-token-authenticator';
 export * from './tokens';

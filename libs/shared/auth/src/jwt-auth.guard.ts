@@ -29,6 +29,7 @@ export class JwtAuthGuard implements CanActivate {
     const res = http.getResponse<Response>();
     const protectedResource = this.reflector.getAllAndOverride<boolean>(PROTECTED_RESOURCE_KEY, targets) === true;
     const challenge = (failure: AuthFailure): HttpException => {
+      if (failure.dpopNonce) res.setHeader('DPoP-Nonce', failure.dpopNonce);
       res.setHeader(
         'WWW-Authenticate',
         wwwAuthenticate(failure, {
@@ -41,7 +42,10 @@ export class JwtAuthGuard implements CanActivate {
 
     let claims: Record<string, unknown>;
     try {
-      claims = (await this.authenticator.authenticate(req)).payload;
+      const authenticated = await this.authenticator.authenticate(req);
+      // The proof's nonce is from the previous window: the next proof should carry this one.
+      if (authenticated.dpopNonce) res.setHeader('DPoP-Nonce', authenticated.dpopNonce);
+      claims = authenticated.payload;
     } catch (e) {
       if (e instanceof AccessTokenRejected) throw challenge(e.failure);
       throw e;

@@ -64,6 +64,8 @@ export interface AuthFailure {
   /** insufficient_scope: the scope(s) that would do. */
   scope?: string;
   scheme: 'Bearer' | 'DPoP';
+  /** use_dpop_nonce: the nonce the client must put in its next proof, sent as `DPoP-Nonce`. */
+  dpopNonce?: string;
 }
 
 export interface ChallengeOptions {

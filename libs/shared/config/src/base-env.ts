@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -102,6 +102,23 @@ export class AuthenticatedServiceEnv extends DataServiceEnv {
    */
   @IsString()
   JWT_AUDIENCE: string = 'platform';
+}
+
+/** Services that are OAuth protected resources themselves (an MCP server), verifying DPoP proofs. */
+export class ResourceServerEnv extends AuthenticatedServiceEnv {
+  /**
+   * Resource-server DPoP nonces (RFC 9449 §9): every DPoP proof must carry a nonce this service
+   * issued (401 `use_dpop_nonce` with `DPoP-Nonce` otherwise). Off by default.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  DPOP_NONCE_REQUIRED: boolean = false;
+
+  /** HMAC key of those nonces, shared by every replica (at least 32 characters); required when they are. */
+  @ValidateIf((env: ResourceServerEnv) => env.DPOP_NONCE_REQUIRED === true)
+  @IsString()
+  @MinLength(32)
+  DPOP_NONCE_SECRET?: string;
 }
 
 /** `kid:base64key[,kid:base64key…]`, each key at least 32 bytes (43+ base64 characters). */

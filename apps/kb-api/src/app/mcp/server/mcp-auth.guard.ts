@@ -80,6 +80,7 @@ export class McpAuthGuard implements CanActivate {
     const scheme = presented && presented !== 'malformed' ? presented.scheme : 'Bearer';
     let failure: Pick<AuthFailure, 'error' | 'description' | 'scope' | 'scheme'> | null = null;
     if (e instanceof McpTokenRefused) failure = e.failure;
+    if (e instanceof McpTokenRefused && e.failure.dpopNonce) res.setHeader('DPoP-Nonce', e.failure.dpopNonce);
     else if (e instanceof KbError && e.code === 'mcp_scope_missing') {
       failure = { error: 'insufficient_scope', description: e.message, scope: String(e.extra['required_scope']), scheme };
     } else if (e.getStatus() === 401) {
