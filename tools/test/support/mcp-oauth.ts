@@ -46,7 +46,7 @@ export interface LoopbackCertificate {
 export async function loopbackCertificate(): Promise<LoopbackCertificate> {
   // Made in process (WebCrypto + @peculiar/x509), so the test needs nothing but Node.
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const now = Date.now();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
     {
@@ -58,7 +58,7 @@ export async function loopbackCertificate(): Promise<LoopbackCertificate> {
       signingAlgorithm: alg,
       extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'ip', value: '127.0.0.1' }]), new x509.BasicConstraintsExtension(true, undefined, true)],
     },
-    webcrypto as unknown as Crypto,
+    webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>[1],
   );
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
   const cert = Buffer.from(certificate.toString('pem'));
