@@ -180,7 +180,7 @@ export class RetrievalService {
       filters.project_keys,
     );
     const { k1, b, titleWeight, headingWeight, maxFinders, prefilter } = this.ranking;
-    const { terms: stats, lexemes, avgLength, chunks } = await this.termStats.of(
+    const { terms: stats, lexemes, avgLength, chunks, languages } = await this.termStats.of(
       tenantId,
       terms.map((t) => termQuery(t, alternatives.get(t))),
       terms.map((t) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])]),
@@ -204,14 +204,14 @@ export class RetrievalService {
       [k1, b, titleWeight, headingWeight, Math.max(1, avgLength)],
     ];
     const p = (v: unknown) => `$${params.push(v)}`;
+    // The chunk's tenant is tested where the chunks are matched (see tierCtes).
     const where = [
-      `c.tenant_id = $1`,
       `d.tenant_id = $1`,
       `d.deleted_at IS NULL`,
       `d.status = 'indexed'`,
       ...filterClauses(filters, p, { excludeFlagged }),
     ];
-    // Only the languages the tenant's indexed documents use get a match branch (a chunk has its document's language): each
+    // Only the languages of the tenant's live chunks get a match branch (a chunk has its document's language): each
     // branch is one more GIN scan of every tier.
     const matching = (configs: readonly string[], query: string) =>
       `(${configs.map((cfg) => `(c.language = '${cfg}'::regconfig AND c.tsv @@ to_tsquery('${cfg}', ${query}))`).join(' OR ')})`;
@@ -234,25 +234,31 @@ export class RetrievalService {
         const limit = higher.length
           ? `(SELECT CASE WHEN count(*) < ${CANDIDATES / 2} THEN ${prefilter} - count(*) ELSE 0 END FROM (${higher.map((h) => `SELECT 1 FROM ${h}`).join(' UNION ALL ')}) h)`
           : prefilter;
+        // The chunks are matched in a subquery of their own (OFFSET 0 keeps the planner from merging it): a tenant's
+        // requests run under row-level security, and in a query that also reads the policed kb_documents Postgres
+        // uses an index only for leakproof operators, which the full-text match is not. Matched in one query with the
+        // documents, every tier was a sequential scan of the whole chunk table (docs/benchmarks.md).
         return `t${i} AS MATERIALIZED (
          SELECT c.id, ts_rank_cd(c.tsv, ${finderOf(configs)}, 1) AS rank
-           FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
-          WHERE ${[...where, matching(configs, p(query)), ...higher.map((h) => `c.id NOT IN (SELECT id FROM ${h})`)].join(' AND ')}
+           FROM (SELECT * FROM kb_chunks c WHERE c.tenant_id = $1 AND ${matching(configs, p(query))} OFFSET 0) c
+           JOIN kb_documents d ON d.id = c.document_id
+          WHERE ${[...where, ...higher.map((h) => `c.id NOT IN (SELECT id FROM ${h})`)].join(' AND ')}
           ORDER BY rank DESC, c.id
           LIMIT ${limit})`;
       });
+    // The languages of the tenant's live chunks, from its statistics (kb_chunk_totals) rather than a scan of its documents:
+    // they include every indexed document's language, and a branch for a language whose documents are all pending
+    // matches nothing.
+    const configs = TEXT_SEARCH_CONFIGS.filter((cfg) => languages.includes(cfg));
+    if (configs.length === 0) return empty;
     // Each query is parsed once per language (q). The prefiltered chunks' vectors are detoasted once
-    // (tv): BM25 reads the positions of the question's lexemes in it (a position's weight says title,
-    // heading path or text), and each term is tested against it for the IDF weight of the terms the
-    // chunk contains (coverage and grounding).
-    const rows = await this.withoutJit(async (run) => {
-      const used = await run<Array<{ language: string }>>(
-        `SELECT DISTINCT language::text AS language FROM kb_documents WHERE tenant_id = $1 AND status = 'indexed' AND deleted_at IS NULL`,
-        [tenantId],
-      );
-      const configs = TEXT_SEARCH_CONFIGS.filter((cfg) => used.some((u) => u.language === cfg));
-      if (configs.length === 0) return [];
-      return run<CandidateRow[]>(
+    // (tv) and walked once (a): the walk counts the chunk's tokens (its length, as kb_tsv_tokens counts
+    // them) and keeps the weighted frequency of the question's lexemes (a position's weight says title,
+    // heading path or text) for BM25; a second walk for the length alone cost a third of the ranking
+    // over 100,000 chunks (docs/benchmarks.md). Each term is tested against tv for the IDF weight of
+    // the terms the chunk contains (coverage and grounding).
+    const rows = await this.withoutJit((run) =>
+      run<CandidateRow[]>(
         `WITH ${tierCtes(configs).join(',\n')},
        q AS (
          SELECT l.cfg::regconfig AS cfg, array_agg(to_tsquery(l.cfg::regconfig, u.t) ORDER BY u.i) AS terms
@@ -263,24 +269,29 @@ export class RetrievalService {
        SELECT * FROM (
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
                 x.flagged, x.rank::float8 AS rank,
-                (SELECT coalesce(sum(f.idf * f.tf * (p.v[1] + 1) / (f.tf + p.v[1] * (1 - p.v[2] + p.v[2] * x.dl / p.v[5]))), 0)
-                   FROM (SELECT ($5::float8[])[l.i] AS idf,
-                                sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) AS tf
-                           FROM unnest(x.tv) AS u JOIN lx l ON l.lexeme = u.lexeme AND l.language = x.language::text, unnest(u.weights) AS w(w)
+                (SELECT coalesce(sum(f.idf * f.tf * (p.v[1] + 1) / (f.tf + p.v[1] * (1 - p.v[2] + p.v[2] * a.dl / p.v[5]))), 0)
+                   FROM (SELECT ($5::float8[])[l.i] AS idf, sum(m.tf) AS tf
+                           FROM unnest(a.lexemes, a.tfs) AS m(lexeme, tf) JOIN lx l ON l.lexeme = m.lexeme AND l.language = x.language::text
                           GROUP BY l.i) f)::float8 AS bm25,
                 (SELECT coalesce(sum(w.idf), 0) FROM unnest(q.terms, $5::float8[]) AS w(tq, idf) WHERE x.tv @@ w.tq)::float8 AS matched,
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, kb_tsv_tokens(c.tsv) AS dl, t.rank
+                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, t.rank
                FROM (${tierQueries.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
                JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
-           JOIN q ON q.cfg = x.language, p) y
+           JOIN q ON q.cfg = x.language, p,
+           LATERAL (
+             SELECT sum(coalesce(array_length(u.positions, 1), 1)) AS dl,
+                    array_agg(u.lexeme) FILTER (WHERE u.lexeme = ANY($6::text[])) AS lexemes,
+                    array_agg((SELECT sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) FROM unnest(u.weights) AS w(w)))
+                      FILTER (WHERE u.lexeme = ANY($6::text[])) AS tfs
+               FROM unnest(x.tv) AS u) a) y
         ORDER BY y.bm25 DESC, y.matched DESC, y.chunk_id
         LIMIT ${CANDIDATES}`,
         params,
-      );
-    });
+      ),
+    );
     const maxRank = Math.max(0, ...rows.map((r) => r.rank));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
     // BM25's ceiling for this query: every term saturated. The score is BM25 over it, 0..1.

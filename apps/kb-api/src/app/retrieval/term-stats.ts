@@ -28,6 +28,8 @@ export interface QueryStats {
   chunks: number;
   /** Their mean length in tokens (title, heading path and text). */
   avgLength: number;
+  /** The text-search configurations the tenant's live chunks use. */
+  languages: string[];
 }
 
 /**
@@ -47,15 +49,17 @@ export class TermStats {
   async of(tenantId: string, operands: string[], words: string[][]): Promise<QueryStats> {
     const flat = words.flatMap((ws, i) => ws.map((w) => ({ i: i + 1, w })));
     const rows: Array<{ kind: 'lexeme' | 'total'; i: number; language: string; lexeme: string; n: string; tokens: string }> = await this.db.query(
+      // The language stays a regconfig up to the join: a cast in the join condition is not leakproof, and under the
+      // statistics table's row-level policy it would keep the primary key from being used (a scan of every tenant's terms).
       `WITH totals AS (
-         SELECT language::text AS language, chunks, tokens FROM kb_chunk_totals WHERE tenant_id = $1 AND chunks > 0),
+         SELECT language, chunks, tokens FROM kb_chunk_totals WHERE tenant_id = $1 AND chunks > 0),
        lex AS (
          SELECT DISTINCT u.i, t.language, x.lexeme
-           FROM unnest($2::int[], $3::text[]) AS u(i, w), totals t, unnest(to_tsvector(t.language::regconfig, u.w)) AS x)
-       SELECT 'lexeme' AS kind, lex.i, lex.language, lex.lexeme, coalesce(s.df, 0)::text AS n, '0' AS tokens
-         FROM lex LEFT JOIN kb_term_stats s ON s.tenant_id = $1 AND s.language = lex.language::regconfig AND s.lexeme = lex.lexeme
+           FROM unnest($2::int[], $3::text[]) AS u(i, w), totals t, unnest(to_tsvector(t.language, u.w)) AS x)
+       SELECT 'lexeme' AS kind, lex.i, lex.language::text AS language, lex.lexeme, coalesce(s.df, 0)::text AS n, '0' AS tokens
+         FROM lex LEFT JOIN kb_term_stats s ON s.tenant_id = $1 AND s.language = lex.language AND s.lexeme = lex.lexeme
        UNION ALL
-       SELECT 'total', 0, language, '', chunks::text, tokens::text FROM totals`,
+       SELECT 'total', 0, language::text, '', chunks::text, tokens::text FROM totals`,
       [tenantId, flat.map((f) => f.i), flat.map((f) => f.w)],
     );
     const totals = rows.filter((r) => r.kind === 'total');
@@ -72,6 +76,7 @@ export class TermStats {
       lexemes: lexemes.filter((l) => l.df > 0).map(({ term, language, lexeme }) => ({ term, language, lexeme })),
       chunks,
       avgLength: chunks > 0 ? tokens / chunks : 0,
+      languages: totals.map((r) => r.language),
     };
   }
 }
