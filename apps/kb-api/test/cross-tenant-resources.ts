@@ -1,3 +1,4 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -175,6 +176,10 @@ export const RESOURCE_FACTORIES: Record<string, (r: ResourcesOfA) => Promise<Rou
     id: String((await r.ok(r.a.super, 'POST', `/api/admin/users/${r.a.viewer.id}/memberships`, 201, { project_key: 'default' })).data.id),
   }),
   '/api/admin/roles': async () => ({ role: 'viewer' }),
+  // A tool call of A's parked for approval, with its single-use token: B may neither decide it
+  // (by token) nor read its outcome (by approval id).
+  '/api/kb/tool-approvals': async (r) => ({ token: (await parkedCallOfA(r.a)).token }),
+  '/mcp/kb/calls': async (r) => ({ approvalId: (await parkedCallOfA(r.a)).approvalId }),
   '/api/system-admin/tenants': async (r) => ({ tenant: r.a.tenant }),
   '/api/kb/documents': async (r) => ({ documentId: r.documentId }),
   '/api/admin/kb/documents': async (r) => ({ id: r.documentId }),
@@ -256,3 +261,22 @@ export const RESOURCE_FACTORIES: Record<string, (r: ResourcesOfA) => Promise<Rou
     return { id: await first(r, 'a notification', '/api/notifications') };
   },
 };
+
+let parked: Promise<{ token: string; approvalId: string }> | undefined;
+/**
+ * One parked tool call of A, written as the MCP channel parks one (kb_parked_tool_calls with the
+ * token's SHA-256), so the decide and read routes meet a real row of A.
+ */
+function parkedCallOfA(a: TenantA): Promise<{ token: string; approvalId: string }> {
+  parked ??= (async () => {
+    const token = randomBytes(24).toString('base64url');
+    const approvalId = randomUUID();
+    await a.db.query(
+      `INSERT INTO kb_parked_tool_calls (tenant_id, approval_id, run_id, token_hash, channel, tool, arguments, principal_id, user_id, expires_at)
+       VALUES ($1, $2, $3, $4, 'mcp', 'kb-recent-changes', '{"limit": 1}'::jsonb, $5, $6, now() + interval '1 hour')`,
+      [a.tenant, approvalId, randomUUID(), createHash('sha256').update(token, 'utf8').digest('hex'), `user:${a.super.id}`, a.super.id],
+    );
+    return { token, approvalId };
+  })();
+  return parked;
+}
