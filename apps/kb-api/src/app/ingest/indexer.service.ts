@@ -67,8 +67,9 @@ export class IndexerService {
   /**
    * Indirect injection: every chunk goes through the input screen before it becomes searchable, with
    * the document as principal, so a chunk that carries instructions aimed at the model is flagged
-   * from its first moment in the index. A screen whose match cannot be audited fails the job (it is
-   * retried): no chunk is indexed unscreened.
+   * from its first moment in the index. A screen whose match cannot be audited, or that could not
+   * finish (a rule out of its time budget on a busy host), fails the job (it is retried): no chunk is
+   * indexed unscreened, and none is flagged for a screen that never ran to the end.
    */
   private async screenChunks(job: IngestJobData, texts: string[]): Promise<IndirectVerdict[] | undefined> {
     if (!this.screen?.enabled) return undefined;
