@@ -15,6 +15,7 @@ import { KbTenantRowSecurity1764180000000 } from './1764180000000-tenant-row-sec
 import { KbIdentityLinks1764210000000 } from './1764210000000-identity-links';
 import { KbBm25TermStats1764225000000 } from './1764225000000-bm25-term-stats';
 import { KbIndirectInjection1764235000000 } from './1764235000000-indirect-injection';
+import { KbBm25StatsStatementTriggers1764245000000 } from './1764245000000-bm25-stats-statement-triggers';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   KbIdentityLinks1764210000000,
   KbBm25TermStats1764225000000,
   KbIndirectInjection1764235000000,
+  KbBm25StatsStatementTriggers1764245000000,
 ];
