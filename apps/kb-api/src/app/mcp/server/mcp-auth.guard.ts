@@ -79,9 +79,10 @@ export class McpAuthGuard implements CanActivate {
     const presented = AccessTokenAuthenticator.presented(req.headers);
     const scheme = presented && presented !== 'malformed' ? presented.scheme : 'Bearer';
     let failure: Pick<AuthFailure, 'error' | 'description' | 'scope' | 'scheme'> | null = null;
-    if (e instanceof McpTokenRefused) failure = e.failure;
-    if (e instanceof McpTokenRefused && e.failure.dpopNonce) res.setHeader('DPoP-Nonce', e.failure.dpopNonce);
-    else if (e instanceof KbError && e.code === 'mcp_scope_missing') {
+    if (e instanceof McpTokenRefused) {
+      failure = e.failure;
+      if (e.failure.dpopNonce) res.setHeader('DPoP-Nonce', e.failure.dpopNonce);
+    } else if (e instanceof KbError && e.code === 'mcp_scope_missing') {
       failure = { error: 'insufficient_scope', description: e.message, scope: String(e.extra['required_scope']), scheme };
     } else if (e.getStatus() === 401) {
       // No error code without a credential (RFC 6750 §3.1); one that was presented and refused is invalid.
