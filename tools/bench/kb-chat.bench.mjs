@@ -2,6 +2,8 @@
 // chunks seeded in SQL from the installed packages' documentation (the retrieval evaluation's
 // corpus, chunked by the real chunker, copied into several projects until the count is reached),
 // then 10 users asking the evaluation's questions in a closed loop for a fixed time.
+// Copies of one corpus flatter term statistics and caches: kb-retrieve.bench.mjs measures retrieval and chat
+// over 100,000 distinct chunks instead.
 //   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-chat.bench.mjs [--chunks 100000] [--users 10] [--seconds 30] [--database kb_chat_bench] [--port 3930]
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
