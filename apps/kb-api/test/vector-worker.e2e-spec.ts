@@ -46,6 +46,9 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
 
   afterAll(async () => {
     await worker?.close();
+    // PGlite serves every client from one session: a request's row-security role (SET ROLE
+    // kb_tenant on its pooled connection) would still be in force for the database drop.
+    await kb?.db.query('RESET ROLE');
     await kb?.stop();
     await embeddings?.stop();
     await pg?.stop();
