@@ -36,7 +36,15 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
   beforeAll(async () => {
     pg = await startPgliteServer();
     embeddings = await new FakeEmbeddingsServer(256, CONCEPTS).start();
-    env = { KB_EMBEDDINGS_PROVIDER: 'openai', KB_EMBEDDINGS_BASE_URL: embeddings.url, KB_EMBEDDINGS_MODEL: EMBEDDINGS_MODEL, KB_VECTOR_MIN_SIMILARITY: '0.3' };
+    env = {
+      KB_EMBEDDINGS_PROVIDER: 'openai',
+      KB_EMBEDDINGS_BASE_URL: embeddings.url,
+      KB_EMBEDDINGS_MODEL: EMBEDDINGS_MODEL,
+      KB_VECTOR_MIN_SIMILARITY: '0.3',
+      // PGlite serves every pooled connection from one session, so two jobs at once would share one
+      // transaction (and one row-security role): the worker takes one job at a time here.
+      KB_WORKER_CONCURRENCY: '1',
+    };
     process.env.DATABASE_URL = pg.url;
     kb = await startKb(env);
     worker = await startWorker((await import('../src/worker.module')).WorkerModule);
