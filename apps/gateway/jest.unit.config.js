@@ -1,3 +1,3 @@
-const { jestTier } = require('../../tools/test/jest-tier.js');
+const { jestTier } = require('../../jest.tiers.js');
 
 module.exports = jestTier('unit', { name: 'gateway', dir: __dirname });

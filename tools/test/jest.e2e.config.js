@@ -1,3 +1,3 @@
-const { jestTier } = require('./jest-tier.js');
+const { jestTier } = require('../../jest.tiers.js');
 
 module.exports = jestTier('e2e', { name: 'workspace-tools', dir: __dirname, sources: ['spec'] });

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
-import { launchChromium, requireChromium } from '../support/chromium';
+import { launchChromium, requireChromium } from '@platform/testing';
 import {
   Exchange,
   InMemoryOAuthClientProvider,

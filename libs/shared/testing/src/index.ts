@@ -7,3 +7,4 @@ export * from './registered-routes';
 export * from './filter-server';
 export * from './raw-http';
 export * from './dpop-key';
+export * from './chromium';

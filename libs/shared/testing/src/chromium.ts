@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
-/** The distribution's Chromium (as iam's browser tests use it); tests never download a browser. */
+/** The distribution's Chromium (npm test provisions it, or CHROMIUM_PATH names one); tests never download a browser. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** Called when a spec file loads, so a missing browser fails the suite once, with one line. */
@@ -11,6 +11,8 @@ export function requireChromium(): void {
   }
 }
 
-export function launchChromium(): Promise<Browser> {
+/** Loads playwright-core only here, so the many specs that import this lib for other helpers do not pay for it. */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
 }

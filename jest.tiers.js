@@ -9,7 +9,7 @@
 // (libs/shared/testing/src/global-setup.mjs).
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = __dirname;
 const SUFFIX = { unit: '.spec.ts', int: '.int-spec.ts', e2e: '.e2e-spec.ts' };
 const ALL = Object.values(SUFFIX);
 
