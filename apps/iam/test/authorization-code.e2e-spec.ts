@@ -3,7 +3,7 @@ import { RunningService } from '@platform/testing';
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { PasswordHasher } from '@platform/crypto';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser } from './http-login';

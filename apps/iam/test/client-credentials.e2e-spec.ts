@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT, CryptoKey } from 'jose';
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { SigningKeysService } from '../src/app/keys/signing-keys.service';
 import { startIam } from './iam-test-env';
 

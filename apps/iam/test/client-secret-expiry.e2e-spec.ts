@@ -1,7 +1,7 @@
 import { SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { IdempotencyService } from '../src/app/management/idempotency.service';
 import { startIam } from './iam-test-env';
 

@@ -2,7 +2,7 @@ import { SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { ClientSecretsService } from '../src/app/management/client-secrets.service';
 import { startIam } from './iam-test-env';
 

@@ -3,7 +3,7 @@ import { RunningService } from '@platform/testing';
 import * as oidc from 'openid-client';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { DataSource } from 'typeorm';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { SessionsPurger } from '../src/app/session/sessions-purger';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';

@@ -4,7 +4,7 @@ import { RunningService } from '@platform/testing';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
 import { startIam } from './iam-test-env';

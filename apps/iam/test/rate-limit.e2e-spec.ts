@@ -2,7 +2,7 @@ import { SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { SigningKeysService } from '../src/app/keys/signing-keys.service';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { startIam } from './iam-test-env';
 
 describe('iam: rate limit and concurrent key rotation', () => {

@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { PasswordHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
-import { Clock } from '../src/app/clock';
+import { Clock } from '@platform/runtime';
 import { ClientMetadataDocuments } from '../src/app/registration/client-metadata-documents';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';

@@ -1,13 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher, parseKeyRing, SecretHasher } from '@platform/crypto';
-import { Clock } from './clock';
 
 /** iam's encryption and keyed hashing, built once from the validated key rings. */
 @Global()
 @Module({
   providers: [
-    Clock,
     {
       provide: EnvelopeCipher,
       inject: [ConfigService],
@@ -19,6 +17,6 @@ import { Clock } from './clock';
       useFactory: (config: ConfigService) => new SecretHasher(parseKeyRing(config.getOrThrow('SECRET_PEPPERS'))),
     },
   ],
-  exports: [Clock, EnvelopeCipher, SecretHasher],
+  exports: [EnvelopeCipher, SecretHasher],
 })
 export class IamCryptoModule {}

@@ -6,3 +6,4 @@ export * from './platform.module';
 export * from './fast-routes';
 export * from './edge-hygiene';
 export * from './outbound';
+export * from './clock';

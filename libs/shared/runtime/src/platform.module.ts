@@ -7,6 +7,7 @@ import { HealthModule } from '@platform/health';
 import { LoggingModule, MetricsModule } from '@platform/observability';
 import { RedisModule } from '@platform/queue';
 import type { EntitySchema, MixedList } from 'typeorm';
+import { ClockModule } from './clock';
 
 export interface PlatformModuleOptions {
   service: string;
@@ -33,6 +34,7 @@ export class PlatformModule {
       ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, cache: true, validate: validateEnv(o.env) }),
       LoggingModule.forRoot(o.service),
       HealthModule.forRoot({ http: o.http !== false }),
+      ClockModule,
     ];
     if (o.http !== false) imports.push(MetricsModule.forRoot(o.service));
     if (o.redis !== false) imports.push(RedisModule.forRoot());
@@ -58,7 +60,7 @@ export class PlatformModule {
         }),
       );
     }
-    // Everything imported here is global (config, logger, health, metrics, redis, TypeORM).
+    // Everything imported here is global (config, logger, health, metrics, redis, TypeORM, clock).
     return { module: PlatformModule, imports };
   }
 }

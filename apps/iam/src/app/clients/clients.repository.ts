@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { ClientMetadataDocuments } from '../registration/client-metadata-documents';
 import { ClientCache } from './client-cache';
 import { OAuthClient } from './oauth-client.entity';

@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EnvelopeCipher } from '@platform/crypto';
 import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, JWK, CryptoKey } from 'jose';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { SigningKey } from './signing-key.entity';
 
 export interface ActiveSigner {

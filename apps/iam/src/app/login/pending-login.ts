@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher } from '@platform/crypto';
 import type { Request, Response } from 'express';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { readCookie } from '../session/cookies';
 
 const PENDING_COOKIE = 'iam_pending_login';

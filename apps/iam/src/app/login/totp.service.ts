@@ -3,7 +3,7 @@ import { EnvelopeCipher, SecretHasher } from '@platform/crypto';
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { toString as qrSvg } from 'qrcode';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { LoginUser, UsersRepository } from '../users/users.repository';
 
 const PERIOD = 30;

@@ -4,7 +4,7 @@ import { METRICS_REGISTRY } from '@platform/observability';
 import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { OAuthClient } from '../clients/oauth-client.entity';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { ClientSecretsService, SecretStatus } from './client-secrets.service';
 
 const STATUSES: readonly SecretStatus[] = ['ok', 'expiring', 'expired', 'revoked', 'public'];

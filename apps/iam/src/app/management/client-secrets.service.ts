@@ -6,7 +6,7 @@ import { DomainError } from '@platform/observability';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 
 export type SecretStatus = 'ok' | 'expiring' | 'expired' | 'revoked' | 'public';
 

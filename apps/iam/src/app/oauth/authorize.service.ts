@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { randomString, SecretHasher } from '@platform/crypto';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
 import { ConsentsRepository } from '../consent/consents.repository';
 import { AAL_RANK, Aal, IamSession } from '../session/session.service';

@@ -7,7 +7,7 @@ import type Redis from 'ioredis';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { OAuthError } from './oauth-error';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

@@ -4,7 +4,7 @@ import { claimDpopProof, DpopProof, DpopProofError, dpopHeader, verifyDpopProof 
 import { REDIS_CLIENT } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
 import type Redis from 'ioredis';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { OAuthError } from './oauth-error';
 
 /** A nonce names a time window; the current and the previous one are accepted. */

@@ -3,7 +3,7 @@ import { REDIS_CLIENT } from '@platform/contracts';
 import type Redis from 'ioredis';
 import { createLocalJWKSet, JWTPayload, jwtVerify } from 'jose';
 import { ClientsRepository } from '../clients/clients.repository';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { TokenIssuer } from './token-issuer.service';

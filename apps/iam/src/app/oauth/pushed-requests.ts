@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { randomString } from '@platform/crypto';
 import type Redis from 'ioredis';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 
 /** Authorization request parameters; only `resource` may repeat (RFC 8707). */
 export type AuthorizationParams = Record<string, string | string[] | undefined>;

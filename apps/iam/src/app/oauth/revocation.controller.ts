@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters, UseGuards }
 import { SecretHasher } from '@platform/crypto';
 import type { Response } from 'express';
 import { decodeJwt } from 'jose';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { LocalTokenVerifier } from './local-token-verifier.service';

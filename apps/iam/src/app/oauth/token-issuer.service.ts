@@ -1,7 +1,7 @@
 import { randomUUID, sign } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { SigningKeysService } from '../keys/signing-keys.service';
 
 export interface AccessTokenRequest {

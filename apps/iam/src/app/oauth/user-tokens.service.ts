@@ -5,7 +5,7 @@ import type { DpopProof } from '@platform/auth';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import { SignJWT } from 'jose';
 import { OAuthClient } from '../clients/oauth-client.entity';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { GrantsRepository, RefreshTokenRow } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { IamUser, UsersRepository } from '../users/users.repository';

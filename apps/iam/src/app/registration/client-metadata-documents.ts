@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { guardedFetch } from '@platform/runtime';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { UNREGISTERED_GRANT_TYPES, UnregisteredClientPolicy } from './unregistered-client-policy';
 
 /** Why a Client ID Metadata Document was not accepted; logged, never shown to the browser. */

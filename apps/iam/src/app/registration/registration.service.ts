@@ -3,7 +3,7 @@ import { randomString } from '@platform/crypto';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ClientsRepository } from '../clients/clients.repository';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { OAuthError } from '../oauth/oauth-error';
 import { ClientRegistrationRequest } from './dto/client-registration.request';
 import { ClientRegistrationResponse } from './dto/client-registration.response';

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomString, SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 import { readCookie } from './cookies';
 
 export const SESSION_COOKIE = 'iam_session';

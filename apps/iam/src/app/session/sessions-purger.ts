@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../clock';
+import { Clock } from '@platform/runtime';
 
 /** Ended or expired sessions are kept a day (for support questions), then deleted. */
 const KEEP_MS = 24 * 3600 * 1000;

@@ -13,7 +13,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type Redis from 'ioredis';
-import { Clock } from '../../clock';
+import { Clock } from '@platform/runtime';
 import { LoginUser, UsersRepository } from '../../users/users.repository';
 import { PasskeysRepository } from './passkeys.repository';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher } from '@platform/crypto';
 import type { Request, Response } from 'express';
-import { Clock } from '../../clock';
+import { Clock } from '@platform/runtime';
 import { readCookie } from '../../session/cookies';
 import { SessionService } from '../../session/session.service';
 import { LoginPages } from '../login-pages';
