@@ -1,6 +1,6 @@
 // `npm test`: installs dependencies with npm ci when needed, provisions Chromium, Postgres and Redis
 // once (see tools/dev/infra.mjs), then runs lint (module boundaries at error level), the
-// typecheck, the build and every Jest project in every tier (unit, integration, e2e, Helm, image
+// typecheck, the build, the OpenAPI freshness check and every Jest project in every tier (unit, integration, e2e, Helm, image
 // checks) against them. Exits non-zero when any step fails or the run leaves the work tree changed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -61,6 +61,8 @@ try {
   ok = step('lint', bin('eslint'), ['--max-warnings', '0', '.'], env) && ok;
   ok = step('typecheck', bin('tsc'), ['-p', 'tsconfig.typecheck.json', '--noEmit'], env) && ok;
   ok = step('build', bin('nx'), ['run-many', '-t', 'build', '--parallel=2', '--output-style=static'], env) && ok;
+  // Each committed OpenAPI document must be what the code generates now (docs/api, npm run openapi).
+  ok = step('openapi', process.execPath, [path.join(root, 'tools/dev/write-openapi.mjs'), '--check'], env) && ok;
   ok =
     step('jest', bin('jest'), ['-c', 'jest.config.js', '--ci', '--maxWorkers=2', '--json', `--outputFile=${report}`], env) &&
     ok;

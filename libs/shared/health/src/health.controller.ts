@@ -1,7 +1,10 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ReadinessService } from './readiness.service';
 
+// Operational endpoints described in the runbook, not part of a service's API document.
+@ApiExcludeController()
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}

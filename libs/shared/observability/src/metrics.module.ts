@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Controller, Get, Header, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
@@ -51,6 +52,8 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   }
 }
 
+// Operational endpoints described in the runbook, not part of a service's API document.
+@ApiExcludeController()
 @Controller('metrics')
 export class MetricsController {
   constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}

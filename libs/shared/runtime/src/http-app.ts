@@ -6,6 +6,7 @@ import { DrainingService } from '@platform/health';
 import { createValidationPipe, ProblemDetailsFilter } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
 import { answerClientErrors, applyEdgeHygiene, BodyLimitGroup, ClientErrorBody } from './edge-hygiene';
+import { OpenApiSpec, ServedOpenApiDocument } from './openapi';
 
 /** Body limit of a service that names no config value for it (Express's own default, 100 KiB). */
 const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
    * service turns it on.
    */
   edge?: { bodyLimits?: BodyLimitGroup[]; clientErrorBody?: ClientErrorBody };
+  /** What the service's generated OpenAPI document says beyond its controllers and DTOs; bound to ServedOpenApiDocument. */
+  openapi?: OpenApiSpec;
 }
 
 /** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
@@ -34,6 +37,7 @@ export function applyPlatformHttpSetup(app: INestApplication, options: HttpAppOp
   const express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   express.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  if (options.openapi) app.get(ServedOpenApiDocument).bind(app, options.openapi);
 }
 
 /**

@@ -7,3 +7,4 @@ export * from './fast-routes';
 export * from './edge-hygiene';
 export * from './outbound';
 export * from './clock';
+export * from './openapi';

@@ -1,0 +1,3 @@
+export * from './openapi-document';
+export * from './served-openapi';
+export * from './api-public';
