@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, InjectionToken, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
@@ -8,12 +8,25 @@ import { DpopNonces } from './dpop-nonce';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtVerifier } from './jwt-verifier';
 import { resourceMetadataUrl } from './protected-resource';
+import { JwtStrategy } from './strategies/jwt.strategy';
 import { ACCESS_TOKEN_AUTHENTICATOR, AUTH_CLOCK, AUTH_RESOURCE, AuthResource, JWT_VERIFIER } from './tokens';
+
+/** What the module needs of the app's injectable clock (`Clock` of @platform/runtime has it). */
+export interface MillisecondClock {
+  nowMs(): number;
+}
 
 export interface AuthModuleOptions {
   /** Apply the guard to every route (opt out with @Public()). */
   global?: boolean;
+  /**
+   * The app's clock provider (pass `Clock` from @platform/runtime), so DPoP proof windows and
+   * nonces follow the time tests move. Without one, the wall clock.
+   */
+  clock?: InjectionToken<MillisecondClock>;
 }
+
+const wallClock: MillisecondClock = { nowMs: () => Date.now() };
 
 export const list = (value: string | undefined): string[] =>
   (value ?? '')
@@ -40,7 +53,8 @@ export function dpopNoncesFromConfig(config: ConfigService, resource: AuthResour
 
 /**
  * Reads IAM_JWKS_URL, IAM_ISSUER, JWT_AUDIENCE, OAUTH_RESOURCE and the DPoP nonce settings from the app's validated config
- * and provides the verifier, the request authenticator (Bearer and DPoP) and the guard. No call to
+ * and provides the verifier, the request authenticator (Bearer and DPoP), the `jwt` passport
+ * strategy over it and the guard. No call to
  * iam happens on the request path beyond the cached JWKS; DPoP proof ids are remembered in Redis.
  */
 @Global()
@@ -51,7 +65,11 @@ export class AuthModule {
       module: AuthModule,
       providers: [
         { provide: AUTH_RESOURCE, inject: [ConfigService], useFactory: authResourceFromConfig },
-        { provide: AUTH_CLOCK, useValue: () => Date.now() },
+        {
+          provide: AUTH_CLOCK,
+          inject: options.clock ? [options.clock] : [],
+          useFactory: (clock: MillisecondClock = wallClock) => () => clock.nowMs(),
+        },
         {
           provide: JWT_VERIFIER,
           inject: [ConfigService, AUTH_RESOURCE],
@@ -70,10 +88,11 @@ export class AuthModule {
               dpopNonces: dpopNoncesFromConfig(config, resource),
             }),
         },
+        JwtStrategy,
         JwtAuthGuard,
         ...(options.global ? [{ provide: APP_GUARD, useExisting: JwtAuthGuard }] : []),
       ],
-      exports: [JWT_VERIFIER, ACCESS_TOKEN_AUTHENTICATOR, AUTH_RESOURCE, AUTH_CLOCK, JwtAuthGuard],
+      exports: [JWT_VERIFIER, ACCESS_TOKEN_AUTHENTICATOR, AUTH_RESOURCE, AUTH_CLOCK, JwtStrategy, JwtAuthGuard],
     };
   }
 }

@@ -8,3 +8,5 @@ export * from './dpop-nonce';
 export * from './protected-resource';
 export * from './access-token-authenticator';
 export * from './tokens';
+export * from './strategies/jwt.strategy';
+export * from './strategies/strategy-instances';
