@@ -34,10 +34,18 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     const review = parse(
       await client.callTool({
         name: 'evidence_review.assess',
-        arguments: { artifact_id: 'm1', answer_text: 'x', claims: [{ id: 'c', text: 'It always works.' }], options: { dry_run: true } },
+        arguments: {
+          artifact_id: 'm1',
+          answer_text: 'x',
+          claims: [{ id: 'c', text: 'It always works.' }],
+          sources: [{ id: 's', url: 'https://arxiv.org/abs/1' }],
+          options: { dry_run: true },
+        },
       }),
     );
     expect(review).toMatchObject({ artifact_id: 'm1', verdict: 'soften', metadata: { dry_run: true } });
+    // The same tier object as the HTTP answer and /taxonomy.
+    expect(review.source_tiers).toEqual({ s: { key: 'preprint', rank: 65, label: 'Preprint', builtin: true } });
     expect(parse(await client.callTool({ name: 'evidence_review.label_tier', arguments: { id: 's', url: 'https://arxiv.org/abs/1' } }))).toEqual({ tier: 'preprint' });
     expect(Object.keys(parse(await client.callTool({ name: 'evidence_review.list_profiles', arguments: {} })).profiles)).toHaveLength(5);
     await client.close();

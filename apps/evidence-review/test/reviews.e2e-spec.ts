@@ -56,7 +56,11 @@ describe('evidence-review HTTP API', () => {
     const result = created.body;
     // medical: evidence strength flags for human review; "cures" alone would only soften.
     expect(result).toMatchObject({ artifact_id: 'art-1', profile_key: 'medical', verdict: 'flag_for_human_review', claim_verdicts: { c1: 'flag_for_human_review' } });
-    expect(result['source_tiers']).toEqual({ s1: 'unverified', s2: 'peer_reviewed' });
+    // Each source's tier as /taxonomy lists it (reference §1.2), not a bare key.
+    expect(result['source_tiers']).toEqual({
+      s1: { key: 'unverified', rank: 0, label: 'Unverified', builtin: true },
+      s2: { key: 'peer_reviewed', rank: 80, label: 'Peer-reviewed', builtin: true },
+    });
     expect(result['claim_gaps']).toEqual({ c1: 100, c2: 0 });
 
     const fetched = await call('GET', `/reviews/${result['review_id']}`, tokenA);

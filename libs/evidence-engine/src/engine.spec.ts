@@ -57,7 +57,10 @@ describe('ReviewEngine.review', () => {
       verdict: 'flag_for_human_review',
       claim_verdicts: { c1: 'flag_for_human_review' },
       claim_gaps: { c1: 70, c2: 0 },
-      source_tiers: { blog: 'blog', paper: 'peer_reviewed' },
+      source_tiers: {
+        blog: { key: 'blog', rank: 30, label: 'Blog', builtin: true },
+        paper: { key: 'peer_reviewed', rank: 80, label: 'Peer-reviewed', builtin: true },
+      },
       risk_score: 0.6667,
       budget: { llm_calls: 0, tokens: 0, heavy_checks: 0, wall_seconds: 0 },
       reviewed_at: '2026-11-22T10:00:00.000Z',

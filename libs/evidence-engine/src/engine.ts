@@ -14,7 +14,7 @@ import { claimVerdicts, riskScore, worstVerdict } from './reduction';
 import { parseReviewRequest, parseSource } from './request';
 import { reviewIdOf } from './review-id';
 import { Taxonomy, taxonomyOf } from './taxonomy';
-import { TierTable } from './tiers';
+import { Tier, TierTable } from './tiers';
 import { Finding, ReviewRequest, ReviewResult } from './types';
 
 /** Fixed key order for a finding: part of the byte-stable output. */
@@ -107,7 +107,7 @@ export class ReviewEngine {
       findings,
       claim_verdicts: claimVerdicts(artifact.claims, findings),
       claim_gaps: orderedRecord(strength.gaps),
-      source_tiers: orderedRecord(sourceTiers),
+      source_tiers: orderedRecord([...sourceTiers].map(([id, key]) => [id, this.tierObject(key)] as const)),
       risk_score: riskScore(verdict),
       budget: meter.usage(),
       reviewed_at: options.reviewed_at ?? this.clock.now().toISOString(),
@@ -119,6 +119,17 @@ export class ReviewEngine {
     };
     if (!options.dry_run && this.log) await this.log.append({ artifact, options, result });
     return result;
+  }
+
+  /**
+   * A source's tier as the taxonomy lists it (`{key, rank, label, builtin}`, reference §1.2), so a
+   * result says how strong each source counted without a second lookup. Labelling only ever yields
+   * configured keys (an unknown declared tier becomes `unverified`; refinement drops unknown ones).
+   */
+  private tierObject(key: string): Tier {
+    const tier = this.config.tiers.get(key);
+    if (!tier) throw new Error(`tier [${key}] is not configured`);
+    return { key: tier.key, rank: tier.rank, label: tier.label, builtin: tier.builtin };
   }
 
   /** The tier of one untrusted source (`{id, url?, title?, snippet?, declared_tier?, metadata?}`). */

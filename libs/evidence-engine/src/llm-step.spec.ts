@@ -5,6 +5,10 @@ import { FakeOpenAiServer } from '@platform/testing';
 import { EngineConfig } from './config';
 import { createReviewEngine } from './engine';
 import { fixedClock, LlmPort } from './ports';
+import { Tier } from './tiers';
+
+/** Source id → tier key: which tier each source ended with (the tier objects are asserted in engine.spec). */
+const tierKeys = (tiers: Record<string, Tier>) => Object.fromEntries(Object.entries(tiers).map(([id, t]) => [id, t.key]));
 
 /** c1 fails cheap checks (over-generalization); c2 is clean and well supported. */
 const flagged = {
@@ -198,14 +202,14 @@ describe('the LLM step, against a real local chat-completions server', () => {
         },
       ]);
       expect(payloadOf(0).tiers[0]).toEqual({ key: 'guideline', rank: 100, label: 'Guideline' });
-      expect(r.source_tiers).toEqual({ web: 'official', decl: 'news' });
+      expect(tierKeys(r.source_tiers)).toEqual({ web: 'official', decl: 'news' });
       expect(r.findings).toEqual([]);
       expect(r.budget).toMatchObject({ llm_calls: 1, tokens: 30 });
     });
 
     it('without refinement the guessed tier stands and the claim is flagged', async () => {
       const r = await engine().review(withGuessedSource);
-      expect(r.source_tiers).toEqual({ web: 'unverified', decl: 'news' });
+      expect(tierKeys(r.source_tiers)).toEqual({ web: 'unverified', decl: 'news' });
       expect(r.findings[0]).toMatchObject({ check_kind: 'evidence_strength', claim_id: 'c1' });
     });
 

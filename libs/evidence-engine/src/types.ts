@@ -1,3 +1,5 @@
+import type { Tier } from './tiers';
+
 /** How strongly a claim is asserted; stronger claims need stronger evidence. */
 export const ASSERTIVENESS = ['definitive', 'likely', 'tentative'] as const;
 export type Assertiveness = (typeof ASSERTIVENESS)[number];
@@ -112,8 +114,8 @@ export interface ReviewResult {
   claim_verdicts: Record<string, Verdict>;
   /** Claim id → g(c) = max(0, t(a,c) − max r(s)), for every claim, in claim order. */
   claim_gaps: Record<string, number>;
-  /** Source id → tier key, in source order. */
-  source_tiers: Record<string, string>;
+  /** Source id → its tier as the taxonomy lists it (`{key, rank, label, builtin}`), in source order. */
+  source_tiers: Record<string, Tier>;
   /** severity(verdict) / 3, to four decimals: 0, 0.3333, 0.6667 or 1. */
   risk_score: number;
   budget: BudgetUsage;

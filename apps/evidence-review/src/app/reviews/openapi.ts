@@ -173,6 +173,11 @@ export const EVIDENCE_OPENAPI = {
           },
         },
       },
+      Tier: {
+        type: 'object',
+        required: ['key', 'rank', 'label', 'builtin'],
+        properties: { key: { type: 'string' }, rank: { type: 'integer', minimum: 0, maximum: 100 }, label: { type: 'string' }, builtin: { type: 'boolean' } },
+      },
       Finding: {
         type: 'object',
         properties: {
@@ -196,7 +201,7 @@ export const EVIDENCE_OPENAPI = {
           findings: { type: 'array', items: { $ref: '#/components/schemas/Finding' } },
           claim_verdicts: { type: 'object', additionalProperties: verdict },
           claim_gaps: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
-          source_tiers: { type: 'object', additionalProperties: { type: 'string' } },
+          source_tiers: { type: 'object', additionalProperties: { $ref: '#/components/schemas/Tier' }, description: 'Source id → its tier as /taxonomy lists it' },
           risk_score: { type: 'number', minimum: 0, maximum: 1 },
           budget: { type: 'object' },
           reviewed_at: { type: 'string', format: 'date-time' },
