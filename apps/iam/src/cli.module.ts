@@ -9,6 +9,7 @@ import { SeedService } from './app/seed.service';
 import { SessionsPurger } from './app/session/sessions-purger';
 import { UsersRepository } from './app/users/users.repository';
 import { IamEnv } from './config/env';
+import { IamConfigModule } from './config/iam-config';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -16,6 +17,7 @@ import { migrations } from './migrations';
 @Module({
   imports: [
     PlatformModule.forRoot({ service: 'iam-cli', env: IamEnv, http: false, redis: false, database: { defaultName: 'iam', entities, migrations } }),
+    IamConfigModule,
     IamCryptoModule,
     KeysModule,
     ClientsModule,

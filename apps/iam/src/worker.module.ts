@@ -10,6 +10,7 @@ import { ClientSecretsService } from './app/management/client-secrets.service';
 import { MaintenanceProcessor } from './app/maintenance.processor';
 import { SessionsPurger } from './app/session/sessions-purger';
 import { IamEnv } from './config/env';
+import { IamConfigModule } from './config/iam-config';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -17,6 +18,7 @@ import { migrations } from './migrations';
 @Module({
   imports: [
     PlatformModule.forRoot({ service: 'iam-worker', env: IamEnv, http: false, database: { defaultName: 'iam', entities, migrations } }),
+    IamConfigModule,
     QueueModule.forRoot('iam'),
     BullModule.registerQueue({ name: QUEUES.iamMaintenance }),
     IamCryptoModule,

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher, parseKeyRing, SecretHasher } from '@platform/crypto';
+import { IamConfig } from '../config/iam-config';
 
 /** iam's encryption and keyed hashing, built once from the validated key rings. */
 @Global()
@@ -8,13 +8,13 @@ import { EnvelopeCipher, parseKeyRing, SecretHasher } from '@platform/crypto';
   providers: [
     {
       provide: EnvelopeCipher,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => new EnvelopeCipher(parseKeyRing(config.getOrThrow('CRYPTO_KEYRING'))),
+      inject: [IamConfig],
+      useFactory: (config: IamConfig) => new EnvelopeCipher(parseKeyRing(config.get('CRYPTO_KEYRING'))),
     },
     {
       provide: SecretHasher,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => new SecretHasher(parseKeyRing(config.getOrThrow('SECRET_PEPPERS'))),
+      inject: [IamConfig],
+      useFactory: (config: IamConfig) => new SecretHasher(parseKeyRing(config.get('SECRET_PEPPERS'))),
     },
   ],
   exports: [EnvelopeCipher, SecretHasher],

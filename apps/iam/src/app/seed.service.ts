@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ALL_SCOPES } from '@platform/contracts';
 import { PasswordHasher, SecretHasher } from '@platform/crypto';
 import type { JSONWebKeySet } from 'jose';
 import { ClientsRepository } from './clients/clients.repository';
 import { UsersRepository } from './users/users.repository';
+import { IamConfig } from '../config/iam-config';
 
 export const DEV_BOOTSTRAP_CLIENT = { id: 'platform-bootstrap', secret: 'dev-bootstrap-secret-change-me' };
 export const DEV_BOOTSTRAP_USER = { email: 'admin@example.test', password: 'dev-admin-password-change-me' };
@@ -15,15 +15,15 @@ export class SeedService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly hasher: SecretHasher,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
   ) {}
 
   async seed(): Promise<string[]> {
-    const production = this.config.get('NODE_ENV') === 'production';
-    const id = this.config.get<string>('IAM_BOOTSTRAP_CLIENT_ID') ?? (production ? undefined : DEV_BOOTSTRAP_CLIENT.id);
-    const secret = this.config.get<string>('IAM_BOOTSTRAP_CLIENT_SECRET') ?? (production ? undefined : DEV_BOOTSTRAP_CLIENT.secret);
+    const production = this.config.production;
+    const id = this.config.get('IAM_BOOTSTRAP_CLIENT_ID') ?? (production ? undefined : DEV_BOOTSTRAP_CLIENT.id);
+    const secret = this.config.get('IAM_BOOTSTRAP_CLIENT_SECRET') ?? (production ? undefined : DEV_BOOTSTRAP_CLIENT.secret);
     if (!id || !secret) throw new Error('IAM_BOOTSTRAP_CLIENT_ID and IAM_BOOTSTRAP_CLIENT_SECRET are required in production');
     const done: string[] = [];
     await this.clients.upsert({
@@ -37,8 +37,8 @@ export class SeedService {
       firstParty: true,
     });
     done.push(id);
-    const email = this.config.get<string>('IAM_BOOTSTRAP_USER_EMAIL') ?? (production ? undefined : DEV_BOOTSTRAP_USER.email);
-    const password = this.config.get<string>('IAM_BOOTSTRAP_USER_PASSWORD') ?? (production ? undefined : DEV_BOOTSTRAP_USER.password);
+    const email = this.config.get('IAM_BOOTSTRAP_USER_EMAIL') ?? (production ? undefined : DEV_BOOTSTRAP_USER.email);
+    const password = this.config.get('IAM_BOOTSTRAP_USER_PASSWORD') ?? (production ? undefined : DEV_BOOTSTRAP_USER.password);
     if (!email || !password) throw new Error('IAM_BOOTSTRAP_USER_EMAIL and IAM_BOOTSTRAP_USER_PASSWORD are required in production');
     // The password is (re)set on every seed, so changing the env changes the login.
     await this.users.upsertByEmail(email, 'Administrator', await this.passwords.hash(password));
@@ -56,7 +56,7 @@ export class SeedService {
       firstParty: true,
     });
     done.push('demo-spa');
-    const jwks = this.config.get<string>('IAM_DEMO_PRIVATE_KEY_JWT_JWKS');
+    const jwks = this.config.get('IAM_DEMO_PRIVATE_KEY_JWT_JWKS');
     if (jwks) {
       await this.clients.upsert({
         clientId: 'demo-service-pkjwt',

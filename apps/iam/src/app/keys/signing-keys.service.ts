@@ -1,12 +1,12 @@
 import { createPrivateKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EnvelopeCipher } from '@platform/crypto';
 import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, JWK, CryptoKey } from 'jose';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '@platform/runtime';
 import { SigningKey } from './signing-key.entity';
+import { IamConfig } from '../../config/iam-config';
 
 export interface ActiveSigner {
   kid: string;
@@ -45,7 +45,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -132,15 +132,15 @@ export class SigningKeysService implements OnApplicationBootstrap {
       }
       if (options.onlyInitialise) return { outcome: 'not_due' as const, active: active.kid, next: next.kid, retired };
 
-      const maxAgeMs = this.config.get<number>('IAM_SIGNING_KEY_MAX_AGE_DAYS', 30) * 86_400_000;
+      const maxAgeMs = this.config.get('IAM_SIGNING_KEY_MAX_AGE_DAYS') * 86_400_000;
       const due = options.force || now.getTime() - (active.activatedAt ?? active.createdAt).getTime() >= maxAgeMs;
       if (!due) return { outcome: 'not_due' as const, active: active.kid, next: next.kid, retired };
 
-      const propagationMs = this.config.get<number>('IAM_JWKS_MAX_AGE_SEC', 300) * 1000;
+      const propagationMs = this.config.get('IAM_JWKS_MAX_AGE_SEC') * 1000;
       if (now.getTime() - next.publishedAt.getTime() < propagationMs) {
         return { outcome: 'waiting_for_propagation' as const, active: active.kid, next: next.kid, retired };
       }
-      const tokenTtlMs = this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900) * 1000;
+      const tokenTtlMs = this.config.get('IAM_ACCESS_TOKEN_TTL_SEC') * 1000;
       await repo.update(
         { kid: active.kid },
         { state: 'retiring', retiringAt: now, retireAfter: new Date(now.getTime() + tokenTtlMs + RETIRE_LEEWAY_MS) },

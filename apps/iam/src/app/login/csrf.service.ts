@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { randomString, SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { readCookie } from '../session/cookies';
+import { IamConfig } from '../../config/iam-config';
 
 const CSRF_COOKIE = 'iam_csrf';
 
@@ -16,7 +16,7 @@ const CSRF_COOKIE = 'iam_csrf';
 export class CsrfService {
   constructor(
     private readonly hasher: SecretHasher,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   /** The token to embed in the page; sets the cookie when the browser has none yet. */
@@ -24,7 +24,7 @@ export class CsrfService {
     let value = readCookie(req, CSRF_COOKIE);
     if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
       value = randomString(32);
-      res.cookie(CSRF_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: this.config.get('NODE_ENV') === 'production', path: '/login' });
+      res.cookie(CSRF_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: this.config.secureCookies, path: '/login' });
       // Later reads in this request see the new value.
       req.headers.cookie = `${req.headers.cookie ? `${req.headers.cookie}; ` : ''}${CSRF_COOKIE}=${value}`;
     }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { Clock } from '@platform/runtime';
 import { readCookie } from '../session/cookies';
+import { IamConfig } from '../../config/iam-config';
 
 const PENDING_COOKIE = 'iam_pending_login';
 const PENDING_TTL_SEC = 300;
@@ -24,7 +24,7 @@ export class PendingLoginStore {
   constructor(
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   read(req: Request): PendingLogin | undefined {
@@ -40,7 +40,7 @@ export class PendingLoginStore {
 
   write(res: Response, p: Omit<PendingLogin, 'exp'>): void {
     const value = this.cipher.encrypt(JSON.stringify({ ...p, exp: this.clock.nowSec() + PENDING_TTL_SEC }), 'iam-pending-login');
-    res.cookie(PENDING_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: this.config.get('NODE_ENV') === 'production', path: '/login', maxAge: PENDING_TTL_SEC * 1000 });
+    res.cookie(PENDING_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: this.config.secureCookies, path: '/login', maxAge: PENDING_TTL_SEC * 1000 });
   }
 
   clear(res: Response): void {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import { DomainError } from '@platform/observability';
@@ -7,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '@platform/runtime';
+import { IamConfig } from '../../config/iam-config';
 
 export type SecretStatus = 'ok' | 'expiring' | 'expired' | 'revoked' | 'public';
 
@@ -31,7 +31,7 @@ export class ClientSecretsService {
     private readonly hasher: SecretHasher,
     private readonly cipher: EnvelopeCipher,
     readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   newSecret(): string {
@@ -40,7 +40,7 @@ export class ClientSecretsService {
 
   /** When a secret issued at `now` expires (soft), or null without IAM_OAUTH_CLIENT_SECRET_TTL. */
   secretExpiry(now: Date): Date | null {
-    const ttl = this.config.get<number>('IAM_OAUTH_CLIENT_SECRET_TTL');
+    const ttl = this.config.get('IAM_OAUTH_CLIENT_SECRET_TTL');
     return ttl ? new Date(now.getTime() + ttl * 1000) : null;
   }
 
@@ -65,7 +65,7 @@ export class ClientSecretsService {
   private async applyRotation(em: EntityManager, client: OAuthClient, forPickup: boolean): Promise<RotatedSecret> {
     const now = this.clock.now();
     const secret = this.newSecret();
-    const graceUntil = new Date(now.getTime() + this.config.get<number>('IAM_OAUTH_CLIENT_SECRET_GRACE_SEC', 259200) * 1000);
+    const graceUntil = new Date(now.getTime() + this.config.get('IAM_OAUTH_CLIENT_SECRET_GRACE_SEC') * 1000);
     await em.query(
       `UPDATE oauth_clients SET previous_secret_hash = secret_hash, previous_secret_grace_until = $2, secret_hash = $3,
          secret_rotated_at = $4, secret_expires_at = $5, secret_pending_encrypted = $6, updated_at = $4
@@ -141,7 +141,7 @@ export class ClientSecretsService {
     if (!client.secretExpiresAt) return 'ok';
     const now = this.clock.now().getTime();
     if (client.secretExpiresAt.getTime() <= now) return 'expired';
-    const warnMs = this.config.get<number>('IAM_OAUTH_CLIENT_SECRET_WARN_DAYS', 14) * 86_400_000;
+    const warnMs = this.config.get('IAM_OAUTH_CLIENT_SECRET_WARN_DAYS') * 86_400_000;
     return client.secretExpiresAt.getTime() <= now + warnMs ? 'expiring' : 'ok';
   }
 

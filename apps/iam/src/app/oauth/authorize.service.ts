@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { randomString, SecretHasher } from '@platform/crypto';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
@@ -11,6 +10,7 @@ import { OAuthError } from './oauth-error';
 import { AuthorizationParams, PushedRequests } from './pushed-requests';
 import { ResourceIndicators } from './resource-indicators';
 import { grantScopes } from './scopes';
+import { IamConfig } from '../../config/iam-config';
 
 type Query = AuthorizationParams;
 
@@ -85,14 +85,14 @@ export class AuthorizeService {
     private readonly grants: GrantsRepository,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     private readonly consents: ConsentsRepository,
     private readonly pushed: PushedRequests,
     private readonly resourceIndicators: ResourceIndicators,
   ) {}
 
   private get issuer(): string {
-    return this.config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
+    return this.config.issuer;
   }
 
   /**
@@ -110,7 +110,7 @@ export class AuthorizeService {
     if (challenge !== undefined || method !== undefined) {
       if (method !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
       if (!challenge || !CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge must be a base64url SHA-256 digest');
-    } else if (!client.isConfidential && this.config.get<boolean>('OAUTH_REQUIRE_PKCE', true)) {
+    } else if (!client.isConfidential && this.config.get('OAUTH_REQUIRE_PKCE')) {
       throw OAuthError.invalidRequest('PKCE (code_challenge with S256) is required for public clients');
     }
     const resources = this.resourceIndicators.requested(resourcesOf(q));
@@ -148,7 +148,7 @@ export class AuthorizeService {
     };
     const fail = (error: string, description: string) => back({ error, error_description: description });
 
-    if (requestUri === undefined && (client.requirePushedAuthorizationRequests || this.config.get<boolean>('OAUTH_REQUIRE_PAR', false))) {
+    if (requestUri === undefined && (client.requirePushedAuthorizationRequests || this.config.get('OAUTH_REQUIRE_PAR'))) {
       return fail('invalid_request', 'authorization requests of this client must be pushed to the PAR endpoint first');
     }
     let request: CheckedRequest;
@@ -170,7 +170,7 @@ export class AuthorizeService {
     const resume = async (): Promise<string> => {
       if (requestUri !== undefined) {
         const rest: Query = { ...q, prompt: undefined, max_age: undefined, client_id: undefined };
-        const next = await this.pushed.push(client.clientId, rest, this.config.get<number>('OAUTH_PAR_INTERACTION_TTL_SEC', 1800));
+        const next = await this.pushed.push(client.clientId, rest, this.config.get('OAUTH_PAR_INTERACTION_TTL_SEC'));
         return `/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, request_uri: next }).toString()}`;
       }
       const url = new URL(originalUrl, this.issuer);
@@ -192,7 +192,7 @@ export class AuthorizeService {
 
     const code = randomString(32);
     const grantId = await this.grants.createGrant(client.clientId, session.sub);
-    const ttl = this.config.get<number>('OAUTH_AUTH_CODE_TTL_SEC', 600);
+    const ttl = this.config.get('OAUTH_AUTH_CODE_TTL_SEC');
     await this.grants.insertCode({
       code_hash: this.hasher.lookupKey(code),
       grant_id: grantId,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
 import type Redis from 'ioredis';
@@ -9,6 +8,7 @@ import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '@platform/runtime';
 import { OAuthError } from './oauth-error';
+import { IamConfig } from '../../config/iam-config';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -50,7 +50,7 @@ export class ClientAuthenticator {
     private readonly clients: ClientsRepository,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
   ) {}
 
@@ -116,8 +116,8 @@ export class ClientAuthenticator {
     if (!client || client.revokedAt || client.tokenEndpointAuthMethod !== 'private_key_jwt' || !client.jwks) {
       throw fail('unknown client');
     }
-    const issuer = this.config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
-    const maxLifetime = this.config.get<number>('OAUTH_CLIENT_ASSERTION_MAX_LIFETIME_SEC', 300);
+    const issuer = this.config.issuer;
+    const maxLifetime = this.config.get('OAUTH_CLIENT_ASSERTION_MAX_LIFETIME_SEC');
     let payload;
     try {
       ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {

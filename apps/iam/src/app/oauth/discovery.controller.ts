@@ -1,10 +1,10 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DPOP_SIGNING_ALGS } from '@platform/auth';
 import { ResourceIndicators } from './resource-indicators';
 import { UnregisteredClientPolicy } from '../registration/unregistered-client-policy';
 import { SCOPE_CATALOG } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
+import { IamConfig } from '../../config/iam-config';
 
 /** OpenID Provider / RFC 8414 metadata; both well-known URLs serve the same document. */
 @Controller('.well-known')
@@ -13,7 +13,7 @@ export class DiscoveryController {
     private readonly issuer: TokenIssuer,
     private readonly unregistered: UnregisteredClientPolicy,
     private readonly resources: ResourceIndicators,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   private document() {
@@ -24,7 +24,7 @@ export class DiscoveryController {
       token_endpoint: `${iss}/oauth/token`,
       pushed_authorization_request_endpoint: `${iss}/oauth/par`,
       // Global setting; a client can also require PAR for itself (RFC 9126 §5, §6).
-      require_pushed_authorization_requests: this.config.get<boolean>('OAUTH_REQUIRE_PAR', false),
+      require_pushed_authorization_requests: this.config.get('OAUTH_REQUIRE_PAR'),
       userinfo_endpoint: `${iss}/oauth/userinfo`,
       revocation_endpoint: `${iss}/oauth/revoke`,
       introspection_endpoint: `${iss}/oauth/introspect`,

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { claimDpopProof, DpopProof, DpopProofError, dpopHeader, verifyDpopProof } from '@platform/auth';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
 import type Redis from 'ioredis';
 import { Clock } from '@platform/runtime';
 import { OAuthError } from './oauth-error';
+import { IamConfig } from '../../config/iam-config';
 
 /** A nonce names a time window; the current and the previous one are accepted. */
 const NONCE_WINDOW_SEC = 60;
@@ -24,9 +24,9 @@ export class DpopProofs {
     private readonly clock: Clock,
     private readonly hasher: SecretHasher,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    config: ConfigService,
+    config: IamConfig,
   ) {
-    this.nonceRequired = config.get<boolean>('OAUTH_DPOP_NONCE_REQUIRED', false);
+    this.nonceRequired = config.get('OAUTH_DPOP_NONCE_REQUIRED');
   }
 
   /**

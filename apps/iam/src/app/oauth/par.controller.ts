@@ -1,5 +1,4 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
 import { ClientAuthenticator } from './client-authenticator.service';
@@ -9,6 +8,7 @@ import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { AuthorizationParams, PushedRequests } from './pushed-requests';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { TokenIssuer } from './token-issuer.service';
+import { IamConfig } from '../../config/iam-config';
 
 /** Client authentication travels with the push but is no part of the authorization request. */
 const CLIENT_AUTH = ['client_id', 'client_secret', 'client_assertion', 'client_assertion_type'];
@@ -29,7 +29,7 @@ export class ParController {
     private readonly pushed: PushedRequests,
     private readonly dpop: DpopProofs,
     private readonly issuer: TokenIssuer,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   @Post('par')
@@ -73,7 +73,7 @@ export class ParController {
       throw e;
     }
     this.authorize.check(client, redirectUri, params);
-    const ttl = this.config.get<number>('OAUTH_PAR_TTL_SEC', 60);
+    const ttl = this.config.get('OAUTH_PAR_TTL_SEC');
     return { request_uri: await this.pushed.push(client.clientId, params, ttl), expires_in: ttl };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { OAuthError } from './oauth-error';
+import { IamConfig } from '../../config/iam-config';
 
 /**
  * RFC 8707 resource indicators: which `resource` values a client may ask for, and how a token's
@@ -11,9 +11,9 @@ import { OAuthError } from './oauth-error';
 export class ResourceIndicators {
   readonly known: ReadonlySet<string>;
 
-  constructor(config: ConfigService) {
-    const issuer = config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
-    const listed = config.get<string>('IAM_RESOURCE_INDICATORS');
+  constructor(config: IamConfig) {
+    const issuer = config.issuer;
+    const listed = config.get('IAM_RESOURCE_INDICATORS');
     const values = listed !== undefined ? listed.split(',') : [`${issuer}/mcp/kb`, `${issuer}/evidence-risk-review/mcp`];
     this.known = new Set(values.map((v) => v.trim()).filter(Boolean));
   }

@@ -1,8 +1,8 @@
 import { randomUUID, sign } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Clock } from '@platform/runtime';
 import { SigningKeysService } from '../keys/signing-keys.service';
+import { IamConfig } from '../../config/iam-config';
 
 export interface AccessTokenRequest {
   sub: string;
@@ -34,12 +34,12 @@ export class TokenIssuer {
 
   constructor(
     private readonly keys: SigningKeysService,
-    config: ConfigService,
+    config: IamConfig,
     private readonly clock: Clock,
   ) {
-    this.issuer = config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '');
-    this.ttlSec = config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900);
-    this.audience = config.get<string>('IAM_ACCESS_TOKEN_AUDIENCE', 'platform');
+    this.issuer = config.issuer;
+    this.ttlSec = config.get('IAM_ACCESS_TOKEN_TTL_SEC');
+    this.audience = config.get('IAM_ACCESS_TOKEN_AUDIENCE');
   }
 
   async accessToken(r: AccessTokenRequest): Promise<IssuedAccessToken> {

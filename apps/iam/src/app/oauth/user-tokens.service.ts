@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { DpopProof } from '@platform/auth';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import { SignJWT } from 'jose';
@@ -13,6 +12,7 @@ import { emailClaims } from './email-claims';
 import { OAuthError } from './oauth-error';
 import { ResourceIndicators } from './resource-indicators';
 import { TokenIssuer } from './token-issuer.service';
+import { IamConfig } from '../../config/iam-config';
 
 type Form = Record<string, string | undefined>;
 
@@ -55,7 +55,7 @@ export class UserTokensService {
     private readonly hasher: SecretHasher,
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     private readonly resourceIndicators: ResourceIndicators,
   ) {}
 
@@ -180,7 +180,7 @@ export class UserTokensService {
     };
     if (client.grantTypes.includes('refresh_token')) {
       const refresh = generateToken('iamrt');
-      const ttl = this.config.get<number>('IAM_REFRESH_TOKEN_TTL_SEC', 14 * 86400);
+      const ttl = this.config.get('IAM_REFRESH_TOKEN_TTL_SEC');
       await this.grants.insertRefreshToken({
         tokenHash: this.hasher.lookupKey(refresh),
         grantId,
@@ -214,7 +214,7 @@ export class UserTokensService {
       .setSubject(p.userId)
       .setAudience(client.clientId)
       .setIssuedAt(now)
-      .setExpirationTime(now + this.config.get<number>('IAM_ACCESS_TOKEN_TTL_SEC', 900))
+      .setExpirationTime(now + this.config.get('IAM_ACCESS_TOKEN_TTL_SEC'))
       .sign(signer.privateKey);
   }
 }

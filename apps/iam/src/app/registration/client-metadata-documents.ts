@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { guardedFetch } from '@platform/runtime';
 import { Clock } from '@platform/runtime';
 import { UNREGISTERED_GRANT_TYPES, UnregisteredClientPolicy } from './unregistered-client-policy';
+import { IamConfig } from '../../config/iam-config';
 
 /** Why a Client ID Metadata Document was not accepted; logged, never shown to the browser. */
 export class ClientMetadataRefused extends Error {}
@@ -45,12 +45,12 @@ export class ClientMetadataDocuments {
 
   constructor(
     readonly policy: UnregisteredClientPolicy,
-    config: ConfigService,
+    config: IamConfig,
     private readonly clock: Clock,
   ) {
-    this.maxBytes = config.get<number>('IAM_CIMD_MAX_BYTES', 5120);
-    this.timeoutMs = config.get<number>('IAM_CIMD_TIMEOUT_MS', 3000);
-    this.cacheMaxSec = config.get<number>('IAM_CIMD_CACHE_SEC', 300);
+    this.maxBytes = config.get('IAM_CIMD_MAX_BYTES');
+    this.timeoutMs = config.get('IAM_CIMD_TIMEOUT_MS');
+    this.cacheMaxSec = config.get('IAM_CIMD_CACHE_SEC');
   }
 
   /** Fetches and checks the document behind `clientId`; throws ClientMetadataRefused saying why not. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigService } from '@nestjs/config';
 import { loadEnv } from '@platform/config';
 import { IamEnv } from '../../config/env';
+import { IamConfig } from '../../config/iam-config';
 import { cacheSeconds } from './client-metadata-documents';
 import { UnregisteredClientPolicy } from './unregistered-client-policy';
 
-const policy = (env: Record<string, unknown>) => new UnregisteredClientPolicy(new ConfigService({ IAM_UNREGISTERED_CLIENT_SCOPES: 'openid kb:read', ...env }));
+const policy = (env: Record<string, unknown>) => new UnregisteredClientPolicy(IamConfig.fromEnv({ IAM_UNREGISTERED_CLIENT_SCOPES: 'openid kb:read', ...env }));
 const keys = { CRYPTO_KEYRING: `k1:${randomBytes(32).toString('base64')}`, SECRET_PEPPERS: `p1:${randomBytes(32).toString('base64')}` };
 
 describe('policy for clients that were never registered', () => {

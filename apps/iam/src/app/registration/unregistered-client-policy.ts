@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { AddressPolicy } from '@platform/runtime';
 import { SCOPE_CATALOG } from '../oauth/scopes';
+import { IamConfig } from '../../config/iam-config';
 
 /** Grants a client that was never registered may use: interactive ones only, never client_credentials. */
 export const UNREGISTERED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
@@ -43,15 +43,15 @@ export class UnregisteredClientPolicy {
   private readonly hosts: HostRule;
   private readonly tokenDigests: Buffer[];
 
-  constructor(config: ConfigService) {
-    const production = config.get<string>('NODE_ENV') === 'production';
-    this.hosts = hostRule(config.get<string>('IAM_CIMD_HOSTS'), production);
-    this.allowLoopback = config.get<boolean>('IAM_CIMD_ALLOW_LOOPBACK', false) && !production;
+  constructor(config: IamConfig) {
+    const production = config.production;
+    this.hosts = hostRule(config.get('IAM_CIMD_HOSTS'), production);
+    this.allowLoopback = config.get('IAM_CIMD_ALLOW_LOOPBACK') && !production;
     this.addressPolicy = new AddressPolicy(this.allowLoopback ? ['127.0.0.0/8', '::1'] : []);
-    this.scopes = [...new Set(config.get<string>('IAM_UNREGISTERED_CLIENT_SCOPES', '').split(' ').filter(Boolean))];
+    this.scopes = [...new Set(config.get('IAM_UNREGISTERED_CLIENT_SCOPES').split(' ').filter(Boolean))];
     const unknown = this.scopes.filter((s) => !SCOPE_CATALOG.has(s));
     if (unknown.length) throw new Error(`IAM_UNREGISTERED_CLIENT_SCOPES names unknown scopes: ${unknown.join(' ')}`);
-    this.tokenDigests = (config.get<string>('IAM_REGISTRATION_INITIAL_ACCESS_TOKENS') ?? '').split(',').filter(Boolean).map(digest);
+    this.tokenDigests = (config.get('IAM_REGISTRATION_INITIAL_ACCESS_TOKENS') ?? '').split(',').filter(Boolean).map(digest);
   }
 
   get metadataDocumentsEnabled(): boolean {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomString, SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Clock } from '@platform/runtime';
 import { readCookie } from './cookies';
+import { IamConfig } from '../../config/iam-config';
 
 export const SESSION_COOKIE = 'iam_session';
 
@@ -43,7 +43,7 @@ export class SessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   async read(req: Request): Promise<IamSession | undefined> {
@@ -69,7 +69,7 @@ export class SessionService {
   /** A new session (and a new cookie) for every sign-in, so a planted cookie is never promoted. */
   async start(req: Request, res: Response, s: { sub: string; acr: Aal; amr: string[] }): Promise<void> {
     await this.end(req, res);
-    const ttl = this.config.get<number>('IAM_SESSION_TTL_SEC', 28800);
+    const ttl = this.config.get('IAM_SESSION_TTL_SEC');
     const token = randomString(32);
     const now = this.clock.now();
     await this.dataSource.query(
@@ -79,7 +79,7 @@ export class SessionService {
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.get('NODE_ENV') === 'production',
+      secure: this.config.secureCookies,
       path: '/',
       maxAge: ttl * 1000,
     });

@@ -1,5 +1,4 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Request, Response } from 'express';
 import { readCookie } from '../../session/cookies';
@@ -8,6 +7,7 @@ import { AccountAccessService } from '../account-access';
 import { CsrfService } from '../csrf.service';
 import { safeReturnTo } from '../return-to';
 import { PasskeysService } from './passkeys.service';
+import { IamConfig } from '../../../config/iam-config';
 
 const CEREMONY_COOKIE = 'iam_webauthn';
 
@@ -19,11 +19,11 @@ export class PasskeysController {
     private readonly sessions: SessionService,
     private readonly access: AccountAccessService,
     private readonly csrf: CsrfService,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   private remember(res: Response, handle: string): void {
-    res.cookie(CEREMONY_COOKIE, handle, { httpOnly: true, sameSite: 'strict', secure: this.config.get('NODE_ENV') === 'production', path: '/login', maxAge: 300_000 });
+    res.cookie(CEREMONY_COOKIE, handle, { httpOnly: true, sameSite: 'strict', secure: this.config.secureCookies, path: '/login', maxAge: 300_000 });
   }
 
   private refuse(res: Response, status: number, message: string): void {

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { randomString } from '@platform/crypto';
 import {
@@ -16,6 +15,7 @@ import type Redis from 'ioredis';
 import { Clock } from '@platform/runtime';
 import { LoginUser, UsersRepository } from '../../users/users.repository';
 import { PasskeysRepository } from './passkeys.repository';
+import { IamConfig } from '../../../config/iam-config';
 
 const CEREMONY_TTL_SEC = 300;
 
@@ -43,16 +43,16 @@ export class PasskeysService {
     private readonly passkeys: PasskeysRepository,
     private readonly users: UsersRepository,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     private readonly clock: Clock,
   ) {}
 
   private get origin(): string {
-    return new URL(this.config.getOrThrow<string>('IAM_ISSUER')).origin;
+    return new URL(this.config.get('IAM_ISSUER')).origin;
   }
 
   private get rpId(): string {
-    return this.config.get<string>('IAM_WEBAUTHN_RP_ID') ?? new URL(this.config.getOrThrow<string>('IAM_ISSUER')).hostname;
+    return this.config.get('IAM_WEBAUTHN_RP_ID') ?? new URL(this.config.get('IAM_ISSUER')).hostname;
   }
 
   private async remember(ceremony: Ceremony): Promise<string> {
@@ -72,7 +72,7 @@ export class PasskeysService {
     const userHandle = await this.users.ensureWebauthnHandle(user.id, randomString(32));
     const existing = await this.passkeys.listFor(user.id);
     const options = await generateRegistrationOptions({
-      rpName: this.config.get<string>('IAM_WEBAUTHN_RP_NAME') ?? 'Platform',
+      rpName: this.config.get('IAM_WEBAUTHN_RP_NAME'),
       rpID: this.rpId,
       userName: user.email,
       userDisplayName: user.name || user.email,

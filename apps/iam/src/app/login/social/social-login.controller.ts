@@ -1,5 +1,4 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { EnvelopeCipher } from '@platform/crypto';
 import type { Request, Response } from 'express';
 import { Clock } from '@platform/runtime';
@@ -8,6 +7,7 @@ import { SessionService } from '../../session/session.service';
 import { LoginPages } from '../login-pages';
 import { safeReturnTo } from '../return-to';
 import { SocialLoginService } from './social-login.service';
+import { IamConfig } from '../../../config/iam-config';
 
 const SOCIAL_COOKIE = 'iam_social';
 
@@ -28,7 +28,7 @@ export class SocialLoginController {
     private readonly pages: LoginPages,
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   @Get('start')
@@ -45,7 +45,7 @@ export class SocialLoginController {
     res.cookie(SOCIAL_COOKIE, this.cipher.encrypt(JSON.stringify(state), 'iam-social'), {
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.get('NODE_ENV') === 'production',
+      secure: this.config.secureCookies,
       path: '/login/social',
       maxAge: 600_000,
     });

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomString } from '@platform/crypto';
 import { createRemoteJWKSet, JWTPayload, jwtVerify } from 'jose';
 import { DataSource } from 'typeorm';
 import { Aal } from '../../session/session.service';
 import { upstreamAal } from './upstream-aal';
+import { IamConfig } from '../../../config/iam-config';
 
 interface UpstreamMetadata {
   issuer: string;
@@ -35,7 +35,7 @@ export class SocialLoginService {
   private jwks?: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -44,16 +44,16 @@ export class SocialLoginService {
   }
 
   get displayName(): string {
-    return this.config.get<string>('IAM_SOCIAL_NAME') ?? 'single sign-on';
+    return this.config.get('IAM_SOCIAL_NAME') ?? 'single sign-on';
   }
 
   private get callbackUrl(): string {
-    return `${this.config.getOrThrow<string>('IAM_ISSUER').replace(/\/+$/, '')}/login/social/callback`;
+    return `${this.config.issuer}/login/social/callback`;
   }
 
   private discover(): Promise<UpstreamMetadata> {
     this.metadata ??= (async () => {
-      const issuer = this.config.getOrThrow<string>('IAM_SOCIAL_ISSUER').replace(/\/+$/, '');
+      const issuer = this.config.required('IAM_SOCIAL_ISSUER').replace(/\/+$/, '');
       const r = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
       if (!r.ok) throw new Error(`upstream discovery answered ${r.status}`);
       const m = (await r.json()) as UpstreamMetadata;
@@ -74,7 +74,7 @@ export class SocialLoginService {
     const url = new URL(m.authorization_endpoint);
     url.search = new URLSearchParams({
       response_type: 'code',
-      client_id: this.config.getOrThrow('IAM_SOCIAL_CLIENT_ID'),
+      client_id: this.config.required('IAM_SOCIAL_CLIENT_ID'),
       redirect_uri: this.callbackUrl,
       scope: 'openid email profile',
       state,
@@ -87,8 +87,8 @@ export class SocialLoginService {
 
   async finish(code: string, nonce: string, verifier: string): Promise<SocialOutcome> {
     const m = await this.discover();
-    const clientId = this.config.getOrThrow<string>('IAM_SOCIAL_CLIENT_ID');
-    const secret = this.config.getOrThrow<string>('IAM_SOCIAL_CLIENT_SECRET');
+    const clientId = this.config.required('IAM_SOCIAL_CLIENT_ID');
+    const secret = this.config.required('IAM_SOCIAL_CLIENT_SECRET');
     const r = await fetch(m.token_endpoint, {
       method: 'POST',
       headers: {
