@@ -3,17 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { RunningService, startServiceForTest } from '@platform/testing';
 import { mountProxy } from '../src/app/proxy/mount-proxy';
 
-const KB_OPENAPI = {
-  openapi: '3.1.0',
-  info: { title: 'Knowledge base API', version: '1.0.0', description: 'Grounded chat <b>and</b> documents.' },
-  servers: [{ url: '/' }],
-  paths: { '/api/kb/chat': { post: { summary: 'Ask a grounded question' } }, '/api/auth/me': { get: { summary: 'The caller' } } },
-};
-
-/** An upstream that serves an OpenAPI document and a page with its own Content-Security-Policy. */
+/** An upstream with widget routes and a page with its own Content-Security-Policy. */
 async function startUpstream(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    if (req.url === '/api/kb/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(KB_OPENAPI));
     // The widget API decides CORS itself: it allows only the origins its widget key lists.
     if (req.url?.startsWith('/api/widget/')) {
       const cors = req.headers.origin === 'https://shop.example' ? { 'access-control-allow-origin': 'https://shop.example' } : {};
@@ -26,7 +18,7 @@ async function startUpstream(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe('gateway edge: security headers, CORS and the API reference', () => {
+describe('gateway edge: security headers and CORS', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let gateway: RunningService;
 
@@ -104,23 +96,5 @@ describe('gateway edge: security headers, CORS and the API reference', () => {
     const spa = await fetch(`${gateway.url}/api/widget/setup`, { headers: { origin: 'https://app.example.com' } });
     expect([spa.headers.get('x-upstream'), spa.headers.get('access-control-allow-origin')]).toEqual(['widget', null]);
     expect(spa.headers.get('x-content-type-options')).toBe('nosniff');
-  });
-
-  it('serves one API reference page and each service\'s OpenAPI document', async () => {
-    const page = await fetch(`${gateway.url}/docs`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.headers.get('content-security-policy')).toContain("style-src 'self'");
-    const html = await page.text();
-    expect(html).toContain('Knowledge base API');
-    expect(html).toContain('/api/kb/chat');
-    expect(html).toContain('Ask a grounded question');
-    expect(html).toContain('Grounded chat &#60;b&#62;and&#60;/b&#62; documents.');
-    expect(html).toMatch(/guardrails-admin<\/h2><p class="off">Not available/);
-    const doc = await fetch(`${gateway.url}/docs/openapi/kb-api.json`);
-    expect(await doc.json()).toEqual(KB_OPENAPI);
-    expect((await fetch(`${gateway.url}/docs/openapi/evidence-review.json`)).status).toBe(404);
-    expect((await fetch(`${gateway.url}/docs/openapi/nope.json`)).status).toBe(404);
-    expect((await fetch(`${gateway.url}/docs/docs.css`)).headers.get('content-type')).toContain('text/css');
   });
 });
