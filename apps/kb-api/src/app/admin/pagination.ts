@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
@@ -19,6 +20,7 @@ export const queryBoolean = () =>
 
 /** `?page=&per_page=` of a paged list (query strings become numbers here, strictly). */
 export class PageParamsDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The page field must be an integer.' })
@@ -26,6 +28,7 @@ export class PageParamsDto {
   @Max(MAX_PAGE, { message: `The page field must not be greater than ${MAX_PAGE}.` })
   page?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The per page field must be an integer.' })
@@ -36,6 +39,7 @@ export class PageParamsDto {
 
 /** `?page=&per_page=&search=` of the admin lists. */
 export class PageQueryDto extends PageParamsDto {
+  @ApiPropertyOptional({ maxLength: 255, description: 'Case-insensitive substring to look for (% and _ match themselves)' })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The search field must be a string.' })

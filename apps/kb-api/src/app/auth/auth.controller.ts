@@ -1,9 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Response } from 'express';
+import { ApiGuarded, ApiNoAuth, ApiTenantHeader, ApiValidationFailed, ErrorBody, MessageBody, ValidationErrorBody } from '../api-docs';
 import { KbMessage, KbValidationError } from '../errors/kb-errors';
 import { kbEnv } from '../kb-config';
 import { AuthService, publicUser } from './auth.service';
+import { IssuedTokenDto, LoginResponseDto, MeDto, TwoFactorEnrolmentDto, TwoFactorVerifiedDto } from './dto/auth-responses.dto';
 import { ForgotPasswordDto, LoginDto, ResetPasswordDto, TokenIssueDto, TwoFactorCodeDto } from './dto/auth.dto';
 import { PersonalAccessTokenOnly, Public, UserOnly } from './gates';
 import { CSRF_COOKIE, SESSION_COOKIE } from './kb-auth.guard';
@@ -16,6 +19,7 @@ const principalOf = (req: KbRequest): KbPrincipal => req.kbPrincipal!;
 const ipOf = (req: KbRequest) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** The spec's /api/auth table: session login and logout, personal access tokens, resets and 2FA. */
+@ApiTags('Auth')
 @Controller('api/auth')
 export class AuthController {
   private readonly secureCookies: boolean;
@@ -37,6 +41,11 @@ export class AuthController {
 
   @Post('login')
   @Public()
+  @ApiNoAuth()
+  @ApiOperation({ summary: 'Session login; sets the httpOnly kb_session cookie and the readable XSRF-TOKEN cookie' })
+  @ApiOkResponse({ description: 'Signed in', type: LoginResponseDto })
+  @ApiValidationFailed('Wrong or unknown credentials, inactive account, or `errors.code: ["two_factor_required"]`')
+  @ApiResponse({ status: 429, description: 'Too many failures for this email and IP (validation shape, `errors.email`, Retry-After)', type: ValidationErrorBody })
   @HttpCode(200)
   async login(@Body() body: LoginDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     const user = await this.auth.checkCredentials('login', body, ipOf(req), res);
@@ -52,6 +61,9 @@ export class AuthController {
   }
 
   @Post('logout')
+  @ApiOperation({ summary: 'Ends the session and clears its cookies' })
+  @ApiNoContentResponse({ description: 'Signed out' })
+  @ApiGuarded()
   @HttpCode(204)
   async logout(@Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     const p = principalOf(req);
@@ -61,6 +73,11 @@ export class AuthController {
   }
 
   @Get('me')
+  @ApiOperation({ summary: 'The caller, their roles, permissions and projects in the active tenant, and their tenants' })
+  @ApiTenantHeader()
+  @ApiOkResponse({ description: 'The caller', type: MeDto })
+  @ApiResponse({ status: 401, description: 'Guest: no session cookie or bearer token `{message: "Unauthenticated."}`', type: MessageBody })
+  @ApiForbiddenResponse({ description: 'An integration token without a user, or a tenant refusal', type: ErrorBody })
   @UserOnly()
   me(@Req() req: KbRequest) {
     return this.auth.me(principalOf(req));
@@ -68,6 +85,11 @@ export class AuthController {
 
   @Post('forgot-password')
   @Public()
+  @ApiNoAuth()
+  @ApiOperation({ summary: 'Mails a single-use reset link (60 minutes) when the email belongs to an active account; the answer never tells' })
+  @ApiNoContentResponse({ description: 'Accepted' })
+  @ApiValidationFailed()
+  @ApiResponse({ status: 429, description: 'throttle:forgot (per IP per minute)', type: ValidationErrorBody })
   @HttpCode(204)
   async forgotPassword(@Body() body: ForgotPasswordDto, @Req() req: KbRequest) {
     await this.auth.forgotPassword(body.email, ipOf(req));
@@ -75,12 +97,20 @@ export class AuthController {
 
   @Post('reset-password')
   @Public()
+  @ApiNoAuth()
+  @ApiOperation({ summary: 'Sets a new password with a reset link; ends every session and token of the account' })
+  @ApiNoContentResponse({ description: 'Password changed' })
+  @ApiValidationFailed('`errors.email` (bad, used or expired token) or `errors.password`')
   @HttpCode(204)
   async resetPassword(@Body() body: ResetPasswordDto) {
     await this.auth.resetPassword(body);
   }
 
   @Post('2fa/enable')
+  @ApiOperation({ summary: 'Starts TOTP enrolment' })
+  @ApiCreatedResponse({ description: 'Secret and recovery codes, shown once', type: TwoFactorEnrolmentDto })
+  @ApiResponse({ status: 409, description: 'Already enabled', type: MessageBody })
+  @ApiGuarded()
   @UserOnly()
   async enableTwoFactor(@Req() req: KbRequest) {
     const user = await this.auth.requireUser(principalOf(req));
@@ -89,6 +119,11 @@ export class AuthController {
   }
 
   @Post('2fa/verify')
+  @ApiOperation({ summary: 'Confirms enrolment, or checks a code once enabled' })
+  @ApiOkResponse({ description: 'Verified', type: TwoFactorVerifiedDto })
+  @ApiResponse({ status: 409, description: 'Enrolment not started', type: MessageBody })
+  @ApiValidationFailed()
+  @ApiGuarded()
   @UserOnly()
   @HttpCode(200)
   async verifyTwoFactor(@Body() body: TwoFactorCodeDto, @Req() req: KbRequest) {
@@ -100,6 +135,11 @@ export class AuthController {
   }
 
   @Post('2fa/disable')
+  @ApiOperation({ summary: 'Turns two-factor authentication off with a current code or a recovery code' })
+  @ApiNoContentResponse({ description: 'Disabled' })
+  @ApiResponse({ status: 409, description: 'Not enabled', type: MessageBody })
+  @ApiValidationFailed()
+  @ApiGuarded()
   @UserOnly()
   @HttpCode(204)
   async disableTwoFactor(@Body() body: TwoFactorCodeDto, @Req() req: KbRequest) {
@@ -111,6 +151,11 @@ export class AuthController {
 
   @Post('token')
   @Public()
+  @ApiNoAuth()
+  @ApiOperation({ summary: 'Issues a personal access token (abilities kb:read and kb:chat, 30 days) without session or CSRF' })
+  @ApiCreatedResponse({ description: 'The token, shown once', type: IssuedTokenDto })
+  @ApiValidationFailed('Wrong or unknown credentials, inactive account, or invalid body')
+  @ApiResponse({ status: 429, description: 'After 5 failed attempts', type: ValidationErrorBody })
   @HttpCode(201)
   async issueToken(@Body() body: TokenIssueDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     const user = await this.auth.checkCredentials('token', body, ipOf(req), res);
@@ -118,6 +163,11 @@ export class AuthController {
   }
 
   @Post('token/revoke')
+  @ApiSecurity('bearer')
+  @ApiOperation({ summary: 'Deletes the calling personal access token (bearer callers only)' })
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiResponse({ status: 401, description: 'Guest: no session cookie or bearer token `{message: "Unauthenticated."}`', type: MessageBody })
+  @ApiForbiddenResponse({ description: 'Not a personal access token', type: MessageBody })
   @PersonalAccessTokenOnly()
   @HttpCode(204)
   async revokeToken(@Req() req: KbRequest) {

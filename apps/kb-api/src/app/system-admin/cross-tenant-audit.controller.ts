@@ -1,5 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPage, ApiValidationFailed } from '../api-docs';
 import { Can, GlobalRoute } from '../auth/gates';
+import { ApiPlatformOnly } from './api-platform-only';
+import { CrossTenantAuditEntryDto } from './tenant-views.dto';
 import { pageWindow, toPage } from '../admin/pagination';
 import { CrossTenantAuditRepository, CrossTenantAuditRow } from '../tenancy/cross-tenant-audit.repository';
 import { CrossTenantAuditQueryDto } from './tenants-admin.dto';
@@ -19,6 +23,8 @@ const entryView = (r: CrossTenantAuditRow) => ({
 });
 
 /** /api/system-admin/cross-tenant-audit: every request a platform admin made in a foreign tenant, newest first. */
+@ApiTags('System admin')
+@ApiPlatformOnly()
 @Controller('api/system-admin/cross-tenant-audit')
 @GlobalRoute()
 @Can('platform.admin')
@@ -26,6 +32,13 @@ export class CrossTenantAuditController {
   constructor(private readonly audit: CrossTenantAuditRepository) {}
 
   @Get()
+  @ApiOperation({
+    summary: 'Every request a platform admin made in a tenant other than their home tenant, newest first',
+    description:
+      'Global; needs platform.admin. A row is written when the request is admitted into the foreign tenant, before the route runs (so refused and failed actions show too).',
+  })
+  @ApiPage(CrossTenantAuditEntryDto, 'A page of entries')
+  @ApiValidationFailed()
   async list(@Query() q: CrossTenantAuditQueryDto) {
     const w = pageWindow(q);
     const { rows, total } = await this.audit.list({ actorUserId: q.actor_user_id, targetTenantId: q.tenant_id }, w);

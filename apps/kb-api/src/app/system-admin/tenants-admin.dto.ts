@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   IsEmail,
@@ -21,6 +22,7 @@ export const TENANT_ADMIN_ROLES = ['super-admin', 'admin'] as const;
 export type TenantAdminRole = (typeof TENANT_ADMIN_ROLES)[number];
 
 export class ListTenantsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: TENANT_STATUSES })
   @IsOptional()
   @IsIn(TENANT_STATUSES, { message: 'The selected status is invalid (active or suspended).' })
   status?: TenantStatus;
@@ -28,32 +30,38 @@ export class ListTenantsQueryDto extends PageQueryDto {
 
 /** A tenant's admin account, created by a platform admin (the account's home tenant is that tenant). */
 export class TenantAdminDto {
+  @ApiProperty({ minLength: 1, maxLength: 255 })
   @trimmed()
   @IsString({ message: 'The name field is required.' })
   @IsNotEmpty({ message: 'The name field is required.' })
   @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
   name!: string;
 
+  @ApiProperty({ format: 'email', maxLength: 255, description: 'Unique platform-wide (case-insensitive)' })
   @trimmed()
   @IsEmail({ require_tld: false }, { message: 'The email field must be a valid email address.' })
   @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
   email!: string;
 
+  @ApiProperty({ minLength: 8, maxLength: 1024 })
   @IsString({ message: 'The password field is required.' })
   @MinLength(8, { message: 'The password must be at least 8 characters.' })
   @MaxLength(1024, { message: 'The password must not be greater than 1024 characters.' })
   password!: string;
 
+  @ApiPropertyOptional({ enum: TENANT_ADMIN_ROLES, default: 'super-admin' })
   @IsOptional()
   @IsIn(TENANT_ADMIN_ROLES, { message: 'The selected role is invalid (super-admin or admin).' })
   role?: TenantAdminRole;
 }
 
 export class CreateTenantDto {
+  @ApiProperty({ pattern: TENANT_ID.source })
   @IsString({ message: 'The id field is required.' })
   @Matches(TENANT_ID, { message: 'The id must match ^[a-z0-9_-]{1,50}$.' })
   id!: string;
 
+  @ApiProperty({ minLength: 1, maxLength: 255 })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'The name field is required.' })
   @IsNotEmpty({ message: 'The name field is required.' })
@@ -61,6 +69,7 @@ export class CreateTenantDto {
   name!: string;
 
   /** Optional: the tenant's first admin, created in the same transaction as the tenant. */
+  @ApiPropertyOptional({ type: () => TenantAdminDto, description: "The tenant's first admin, created in the same transaction" })
   @IsOptional()
   @IsObject({ message: 'The admin field must be an object.' })
   @ValidateNested()
@@ -69,10 +78,12 @@ export class CreateTenantDto {
 }
 
 export class CrossTenantAuditQueryDto extends PageParamsDto {
+  @ApiPropertyOptional({ pattern: '^[1-9][0-9]*$', description: 'Only requests of this platform admin' })
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,17}$/, { message: 'The actor user id must be a positive integer.' })
   actor_user_id?: string;
 
+  @ApiPropertyOptional({ pattern: TENANT_ID.source, description: 'The target tenant' })
   @IsOptional()
   @Matches(TENANT_ID, { message: 'The tenant id must match ^[a-z0-9_-]{1,50}$.' })
   tenant_id?: string;

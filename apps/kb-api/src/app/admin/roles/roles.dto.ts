@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ArrayUnique, IsArray, ValidateBy } from 'class-validator';
 import { isPlatformPermission, Permission, PERMISSIONS } from '../../identity/rbac';
 
@@ -24,6 +25,7 @@ const TenantPermissions = () =>
   });
 
 export class UpdateRoleDto {
+  @ApiProperty({ enum: PERMISSIONS, isArray: true, uniqueItems: true, description: 'The new permission set (replaces the old one)' })
   @IsArray({ message: 'The permissions field must be an array.' })
   @ArrayUnique({ message: 'The permissions field has a duplicate value.' })
   @TenantPermissions()
