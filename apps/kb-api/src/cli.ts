@@ -6,6 +6,7 @@ import { runCliAndExit } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { scheduledCommandTask } from './app/admin-operations/commands/scheduled-command.task';
 import { seedBootstrapAdmin } from './app/identity/bootstrap-admin';
+import { BootstrapAdminRepository } from './app/identity/bootstrap-admin.repository';
 import { ingestDemoDocuments } from './app/ingest/demo-documents';
 import { reindexTask } from './app/retrieval/reindex.task';
 import { KbApiEnv } from './config/env';
@@ -31,7 +32,7 @@ runCliAndExit('kb-api', {
       const env = loadEnv(KbApiEnv);
       const ds = await new DataSource(dataSourceOptions(env)).initialize();
       try {
-        const admin = await seedBootstrapAdmin(ds, env);
+        const admin = await seedBootstrapAdmin(new BootstrapAdminRepository(ds), env);
         log.info('bootstrap admin ready', { email: admin.email, created: admin.created, development_defaults: admin.usedDefaults });
       } finally {
         await ds.destroy();

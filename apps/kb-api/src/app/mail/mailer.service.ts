@@ -1,10 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createTransport, Transporter } from 'nodemailer';
 import { PinoLogger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
 import { kbEnv } from '../kb-config';
+import { MailOutboxRepository } from './mail-outbox.repository';
 
 export interface Mail {
   to: string;
@@ -22,7 +21,7 @@ export class MailerService implements OnModuleDestroy {
   private readonly from: string;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: MailOutboxRepository,
     config: ConfigService,
     private readonly logger: PinoLogger,
   ) {
@@ -37,7 +36,7 @@ export class MailerService implements OnModuleDestroy {
       await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
       return;
     }
-    await this.db.query('INSERT INTO kb_mail_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [mail.to, mail.subject, mail.text]);
+    await this.outbox.keep(mail.to, mail.subject, mail.text);
     this.logger.info({ subject: mail.subject }, 'mail kept in the development outbox (no SMTP transport configured)');
   }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { KbValidationError } from '../errors/kb-errors';
+import { ChatPreferences, ChatPreferencesRepository } from './chat-preferences.repository';
 
 /** What an unset preference means. */
 export const CHAT_PREFERENCE_DEFAULTS = { counterfactual_enabled: true } as const;
@@ -9,16 +8,13 @@ export const CHAT_PREFERENCE_DEFAULTS = { counterfactual_enabled: true } as cons
 export const MAX_CHAT_PREFERENCES = 50;
 const KEY = /^[a-z][a-z0-9_]{0,63}$/;
 
-type Preferences = Record<string, boolean>;
-
 /** A user's chat toggles (booleans by key), kept apart from the account's display preferences. */
 @Injectable()
 export class ChatPreferencesService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly preferences: ChatPreferencesRepository) {}
 
   async get(userId: string) {
-    const [row] = await this.db.query('SELECT preferences FROM kb_chat_preferences WHERE user_id = $1', [userId]);
-    return { preferences: (row?.preferences ?? {}) as Preferences, defaults: CHAT_PREFERENCE_DEFAULTS };
+    return { preferences: (await this.preferences.find(userId)) ?? {}, defaults: CHAT_PREFERENCE_DEFAULTS };
   }
 
   /** Merges the patch; a malformed key or value, or too many keys, rejects the whole patch. */
@@ -29,17 +25,15 @@ export class ChatPreferencesService {
       else if (value !== null && typeof value !== 'boolean') errors[`preferences.${key}`] = ['A preference is true, false or null.'];
     }
     if (Object.keys(errors).length) throw new KbValidationError(errors);
-    return this.db.transaction(async (m) => {
-      await m.query('INSERT INTO kb_chat_preferences (user_id) VALUES ($1) ON CONFLICT DO NOTHING', [userId]);
-      const [row] = await m.query('SELECT preferences FROM kb_chat_preferences WHERE user_id = $1 FOR UPDATE', [userId]);
-      const next: Preferences = { ...row.preferences };
+    const next = await this.preferences.update(userId, (current) => {
+      const merged: ChatPreferences = { ...current };
       for (const [key, value] of Object.entries(patch)) {
-        if (value === null) delete next[key];
-        else next[key] = value as boolean;
+        if (value === null) delete merged[key];
+        else merged[key] = value as boolean;
       }
-      if (Object.keys(next).length > MAX_CHAT_PREFERENCES) throw new KbValidationError({ preferences: [`At most ${MAX_CHAT_PREFERENCES} chat preferences can be stored.`] });
-      await m.query('UPDATE kb_chat_preferences SET preferences = $2, updated_at = now() WHERE user_id = $1', [userId, JSON.stringify(next)]);
-      return { preferences: next, defaults: CHAT_PREFERENCE_DEFAULTS };
+      if (Object.keys(merged).length > MAX_CHAT_PREFERENCES) throw new KbValidationError({ preferences: [`At most ${MAX_CHAT_PREFERENCES} chat preferences can be stored.`] });
+      return merged;
     });
+    return { preferences: next, defaults: CHAT_PREFERENCE_DEFAULTS };
   }
 }

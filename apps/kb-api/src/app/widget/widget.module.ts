@@ -14,6 +14,7 @@ import { WidgetSessionsAdminController } from './widget-sessions-admin.controlle
 import { WidgetSessionsAdminService } from './widget-sessions-admin.service';
 import { WidgetSessionsRepository } from './widget-sessions.repository';
 import { WidgetSessionsService } from './widget-sessions.service';
+import { WidgetTokensRepository } from './widget-tokens.repository';
 import { WidgetTokensService } from './widget-tokens.service';
 import { WidgetToolsService } from './widget-tools.service';
 
@@ -27,6 +28,7 @@ import { WidgetToolsService } from './widget-tools.service';
     WidgetSessionsRepository,
     WidgetSessionsService,
     WidgetSessionsAdminService,
+    WidgetTokensRepository,
     WidgetTokensService,
     WidgetToolsService,
     WidgetAccessService,
