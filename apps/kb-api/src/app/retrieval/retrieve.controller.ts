@@ -1,4 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiValidationFailed } from '../api-docs';
+import { ApiSignedIn } from '../api-docs/signed-in';
 import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { OutputGuard } from '../chat/output-guard';
@@ -10,6 +13,7 @@ export const DEFAULT_TOP_K = 10;
 const SNIPPET_CHARS = 240;
 
 /** Ranked chunks without an answer: the chat's retrieval (same ranking, tenant and filters), cut at top_k. */
+@ApiTags('Chat')
 @Controller('api/kb/retrieve')
 export class RetrieveController {
   constructor(
@@ -18,6 +22,14 @@ export class RetrieveController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    summary: "Ranked chunks for a query without an answer: the chat's retrieval, best first, one entry per chunk",
+    description:
+      "`auth:guard`, `token.ability:kb:read`, tenant-scoped like the chat. The ranking is the one the chat and the MCP search tools use (BM25 over the tenant's chunks, fused with vector similarity where an embeddings provider is configured); `filters` is the chat's filter object, applied in SQL. At most three chunks of one document.",
+  })
+  @ApiOkResponse({ description: 'The ranking', type: RetrieveAnswer })
+  @ApiSignedIn('A token without `kb:read` `{error: "token_ability_forbidden"}`, or a tenant refusal')
+  @ApiValidationFailed()
   @HttpCode(200)
   @TokenAbilityGate('kb:read')
   async retrieve(@Body() body: RetrieveRequestDto, @Req() req: KbRequest): Promise<RetrieveAnswer> {

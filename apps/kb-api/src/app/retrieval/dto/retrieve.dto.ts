@@ -1,21 +1,25 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ChatFiltersDto } from '../../chat/dto/chat.dto';
 
 /** POST /api/kb/retrieve: the chat's question and filters, without an answer. */
 export class RetrieveRequestDto {
+  @ApiProperty({ minLength: 1, maxLength: 10_000 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(10_000)
   query!: string;
 
   /** The chat's filter object, validated by the same class so both routes accept the same filters. */
+  @ApiPropertyOptional({ type: () => ChatFiltersDto, description: "The chat's filter object, applied in SQL" })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => ChatFiltersDto)
   filters?: ChatFiltersDto;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -23,17 +27,46 @@ export class RetrieveRequestDto {
   top_k?: number;
 }
 
-export interface RetrieveHit {
-  document_id: number;
-  chunk_id: number;
-  source_path: string;
-  title: string;
-  project_key: string;
-  score: number;
-  snippet: string;
+/** One ranked chunk. */
+export class RetrieveHit {
+  @ApiProperty({ type: 'integer' })
+  document_id!: number;
+
+  @ApiProperty({ type: 'integer' })
+  chunk_id!: number;
+
+  @ApiProperty()
+  source_path!: string;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty()
+  project_key!: string;
+
+  @ApiProperty({ description: 'Relevance in 0..1; the order is the ranking' })
+  score!: number;
+
+  @ApiProperty({ maxLength: 240 })
+  snippet!: string;
 }
 
-export interface RetrieveAnswer {
-  data: RetrieveHit[];
-  meta: { total_candidates: number; latency_ms: number; retrievers: string[] };
+export class RetrieveMeta {
+  @ApiProperty({ type: 'integer', description: 'Chunks scored before the cut at top_k' })
+  total_candidates!: number;
+
+  @ApiProperty({ type: 'integer' })
+  latency_ms!: number;
+
+  @ApiProperty({ enum: ['lexical', 'vector'], isArray: true })
+  retrievers!: string[];
+}
+
+/** The ranking, best first, one entry per chunk. */
+export class RetrieveAnswer {
+  @ApiProperty({ type: [RetrieveHit] })
+  data!: RetrieveHit[];
+
+  @ApiProperty({ type: RetrieveMeta })
+  meta!: RetrieveMeta;
 }
