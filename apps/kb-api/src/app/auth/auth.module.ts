@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthModule as PlatformAuthModule } from '@platform/auth';
+import { Clock } from '@platform/runtime';
 import { UsersRepository } from '../identity/users.repository';
 import { MailerService } from '../mail/mailer.service';
 import { CrossTenantAuditRepository } from '../tenancy/cross-tenant-audit.repository';
@@ -11,15 +12,21 @@ import { AuthService } from './auth.service';
 import { KbAuthGuard } from './kb-auth.guard';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
 import { SessionsService } from './sessions.service';
+import { IamTokenStrategy } from './strategies/iam-token.strategy';
+import { PersonalAccessTokenStrategy } from './strategies/personal-access-token.strategy';
+import { SessionStrategy } from './strategies/session.strategy';
 import { TenantStatusReader } from './tenant-status.reader';
 import { ThrottleService } from './throttle.service';
 import { TokenIdentities } from './token-identities';
 import { TokenIdentityCache } from './token-identity-cache';
 import { TwoFactorService } from './two-factor.service';
 
-/** Accounts and authentication; `KbAuthGuard` guards every kb-api route (opt out with @Public). */
+/**
+ * Accounts and authentication; `KbAuthGuard` guards every kb-api route (opt out with @Public) with
+ * the passport strategies for personal access tokens, iam tokens and cookie sessions.
+ */
 @Module({
-  imports: [PlatformAuthModule.forRoot()],
+  imports: [PlatformAuthModule.forRoot({ clock: Clock })],
   controllers: [AuthController],
   providers: [
     UsersRepository,
@@ -34,6 +41,9 @@ import { TwoFactorService } from './two-factor.service';
     TokenIdentities,
     TenantStatusReader,
     CrossTenantAuditRepository,
+    PersonalAccessTokenStrategy,
+    IamTokenStrategy,
+    SessionStrategy,
     KbAuthGuard,
     { provide: APP_GUARD, useExisting: KbAuthGuard },
     AuthMeFastRoute,
@@ -50,6 +60,8 @@ import { TwoFactorService } from './two-factor.service';
     TenantStatusReader,
     TokenIdentities,
     CrossTenantAuditRepository,
+    PersonalAccessTokenStrategy,
+    SessionStrategy,
   ],
 })
 export class KbAuthModule {}

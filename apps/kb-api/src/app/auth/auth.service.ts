@@ -138,7 +138,7 @@ export class AuthService {
     await this.tokens.revokeAllOf(user.id);
   }
 
-  /** `cached`: the lean path may serve a token's profile from TokenIdentityCache (see KbAuthGuard.canActivateWithCachedTokens). */
+  /** `cached`: the lean path may serve a token's profile from TokenIdentityCache (personal access tokens authenticate through it too). */
   async me(principal: KbPrincipal, options: { cached?: boolean } = {}) {
     const profile =
       options.cached && principal.kind === 'token' && principal.userId

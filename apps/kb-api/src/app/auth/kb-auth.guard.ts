@@ -1,7 +1,7 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { JWT_VERIFIER, JwtVerifier } from '@platform/auth';
-import { parseCookie } from 'cookie';
+import { AuthGuard } from '@nestjs/passport';
+import { authenticateWith } from '@platform/auth';
 import { requestIdOf, routePattern } from '../admin-insight/logs/http-facts';
 import { KbError, KbMessage } from '../errors/kb-errors';
 import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
@@ -11,15 +11,17 @@ import { TENANT_ID } from '../tenancy/tenants.repository';
 import { KB_ABILITY, KB_CAN, KB_GLOBAL, KB_PERMISSIONS, KB_PUBLIC, KB_ROLES, KB_TOKEN_ONLY, KB_USER_ONLY } from './gates';
 import { KbPrincipal, KbRequest } from './kb-principal';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
-import { SessionsService } from './sessions.service';
+import { IamTokenCredential, IamTokenStrategy } from './strategies/iam-token.strategy';
+import { PersonalAccessTokenCredential, PersonalAccessTokenStrategy } from './strategies/personal-access-token.strategy';
+import { SessionCredential, SessionStrategy } from './strategies/session.strategy';
 import { TenantStatusReader } from './tenant-status.reader';
-import { TokenIdentities } from './token-identities';
 
-export const SESSION_COOKIE = 'kb_session';
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'x-xsrf-token';
+export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './strategies/session.strategy';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** What one of kb-api's strategies accepted. */
+type KbCredential = PersonalAccessTokenCredential | IamTokenCredential | SessionCredential;
 
 type Authenticated = Omit<KbPrincipal, 'tenantId' | 'roles' | 'permissions' | 'platformAdmin'> & {
   csrfOk?: boolean;
@@ -27,49 +29,42 @@ type Authenticated = Omit<KbPrincipal, 'tenantId' | 'roles' | 'permissions' | 'p
   homeAuthorization?: Authorization;
 };
 
+/** Where passport leaves the accepted credential until the guard has turned it into `kbPrincipal`. */
+const CREDENTIAL_PROPERTY = 'kbCredential';
+
 /**
- * `auth:guard` and the gates after it, in order: authenticate (bearer personal access token, iam
- * token, or session cookie with CSRF on unsafe methods), resolve and authorize the tenant, then
- * the route's role, capability, permission and token-ability gates. Guest → 401; a failed gate → 403.
+ * `auth:guard` and the gates after it, in order: authenticate through kb-api's passport strategies
+ * (bearer personal access token, iam token, or session cookie with CSRF on unsafe methods), resolve
+ * and authorize the tenant, then the route's role, capability, permission and token-ability gates.
+ * Guest → 401; a failed gate → 403.
  */
 @Injectable()
-export class KbAuthGuard implements CanActivate {
+export class KbAuthGuard extends AuthGuard() {
   constructor(
     private readonly reflector: Reflector,
-    private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
     private readonly users: UsersRepository,
-    @Inject(JWT_VERIFIER) private readonly iam: JwtVerifier,
-    private readonly tokenIdentities: TokenIdentities,
     private readonly tenantStatus: TenantStatusReader,
     private readonly crossTenantAudit: CrossTenantAuditRepository,
-  ) {}
+    personalAccessTokens: PersonalAccessTokenStrategy,
+    iamTokens: IamTokenStrategy,
+    sessions: SessionStrategy,
+  ) {
+    super(authenticateWith(personalAccessTokens, iamTokens, sessions));
+  }
 
   private meta<T>(key: string, ctx: ExecutionContext): T | undefined {
     return this.reflector.getAllAndOverride<T>(key, [ctx.getHandler(), ctx.getClass()]);
   }
 
-  canActivate(ctx: ExecutionContext): Promise<boolean> {
-    return this.check(ctx, false);
-  }
-
-  /**
-   * The same checks for the lean /api/auth/me path: a personal access token's identity (token,
-   * user, authorization in the token's tenant) may come from TokenIdentityCache. Every change made
-   * through kb-api applies at once either way; a change written to the database behind kb-api's
-   * back shows here within TOKEN_IDENTITY_TTL_MS. Tenant status is read fresh in both.
-   */
-  canActivateWithCachedTokens(ctx: ExecutionContext): Promise<boolean> {
-    return this.check(ctx, true);
-  }
-
-  private async check(ctx: ExecutionContext, cachedTokens: boolean): Promise<boolean> {
+  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (this.meta<boolean>(KB_PUBLIC, ctx)) return true;
-    const req = ctx.switchToHttp().getRequest<KbRequest>();
+    const req = ctx.switchToHttp().getRequest<KbRequest & { [CREDENTIAL_PROPERTY]?: KbCredential }>();
     // The platform's probes and metrics (shared controllers) answer the orchestrator, not users.
     if (req.path === '/metrics' || req.path.startsWith('/health/')) return true;
-    const who = await this.authenticate(req, cachedTokens);
-    if (!who) throw new KbMessage(401, 'Unauthenticated.');
+    await super.canActivate(ctx);
+    const who = this.identify(req[CREDENTIAL_PROPERTY]!);
+    delete req[CREDENTIAL_PROPERTY];
 
     if (this.meta<boolean>(KB_TOKEN_ONLY, ctx) && who.kind !== 'token') throw new KbMessage(403, 'This action needs a personal access token.');
     if (this.meta<boolean>(KB_USER_ONLY, ctx) && !who.userId) throw new KbMessage(403, 'This action needs a user.');
@@ -108,61 +103,44 @@ export class KbAuthGuard implements CanActivate {
     return true;
   }
 
-  private async authenticate(req: KbRequest, cachedTokens: boolean): Promise<Authenticated | null> {
-    const header = req.headers.authorization;
-    if (typeof header === 'string' && header.length > 0) {
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!match) return null;
-      const credential = match[1];
-      if (credential.startsWith('kbp_')) return cachedTokens ? this.fromCachedToken(credential) : this.fromToken(credential);
-      if (JWT_SHAPE.test(credential)) return this.fromIam(credential);
-      return null;
-    }
-    const cookies = parseCookie(req.headers.cookie ?? '');
-    const sessionToken = cookies[SESSION_COOKIE];
-    if (!sessionToken) return null;
-    const session = await this.sessions.resolve(sessionToken);
-    if (!session) return null;
-    const user = await this.users.findById(session.user_id);
-    if (!user?.active) return null;
-    const presented = req.headers[CSRF_HEADER];
-    return {
-      kind: 'session',
-      userId: user.id,
-      homeTenantId: user.tenant_id,
-      abilities: null,
-      sessionId: session.id,
-      twoFactorPassed: session.two_factor_passed,
-      csrfOk: this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined),
-    };
+  /**
+   * Kept for the lean /api/auth/me path until it runs the route's guards through `canActivate`:
+   * personal access tokens are always read through TokenIdentityCache now, so both are one check.
+   */
+  canActivateWithCachedTokens(ctx: ExecutionContext): Promise<boolean> {
+    return this.canActivate(ctx);
   }
 
-  private async fromToken(token: string): Promise<Authenticated | null> {
-    const row = await this.tokens.resolve(token);
-    if (!row) return null;
-    const user = await this.users.findById(row.user_id);
-    if (!user?.active) return null;
-    this.tokens.markUsed(row.id);
-    return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id };
+  override getAuthenticateOptions(): { property: string } {
+    return { property: CREDENTIAL_PROPERTY };
   }
 
-  private async fromCachedToken(token: string): Promise<Authenticated | null> {
-    const identity = await this.tokenIdentities.resolve(token);
-    if (!identity) return null;
-    const { token: row, user, authorization } = identity;
-    this.tokens.markUsed(row.id);
-    return { kind: 'token', userId: user.id, homeTenantId: row.tenant_id, abilities: row.abilities, tokenId: row.id, homeAuthorization: authorization };
+  /** No strategy accepted the request: a guest. A strategy's own refusal (an HTTP error) stands. */
+  override handleRequest<T = KbCredential>(err: unknown, credential: KbCredential | false): T {
+    if (err) throw err;
+    if (!credential) throw new KbMessage(401, 'Unauthenticated.');
+    return credential as T;
   }
 
-  /** An iam access token for integrations: its kb scopes become abilities, its tenant claim the home tenant. */
-  private async fromIam(jwt: string): Promise<Authenticated | null> {
-    try {
-      const { payload } = await this.iam.verify(jwt);
-      const scopes = typeof payload['scope'] === 'string' ? (payload['scope'] as string).split(' ') : [];
-      const tenant = typeof payload['tenant_id'] === 'string' && TENANT_ID.test(payload['tenant_id'] as string) ? (payload['tenant_id'] as string) : 'default';
-      return { kind: 'iam', userId: null, homeTenantId: tenant, abilities: scopes.filter((s) => (TOKEN_ABILITIES as readonly string[]).includes(s)) };
-    } catch {
-      return null;
+  /** The caller as the gates see it, from whichever credential was accepted. */
+  private identify(credential: KbCredential): Authenticated {
+    switch (credential.kind) {
+      case 'token': {
+        const { token, user, authorization } = credential;
+        this.tokens.markUsed(token.id);
+        return { kind: 'token', userId: user.id, homeTenantId: token.tenant_id, abilities: token.abilities, tokenId: token.id, homeAuthorization: authorization };
+      }
+      case 'iam': {
+        // An iam access token for integrations: its kb scopes become abilities, its tenant claim the home tenant.
+        const { claims } = credential;
+        const scopes = typeof claims['scope'] === 'string' ? (claims['scope'] as string).split(' ') : [];
+        const tenant = typeof claims['tenant_id'] === 'string' && TENANT_ID.test(claims['tenant_id'] as string) ? (claims['tenant_id'] as string) : 'default';
+        return { kind: 'iam', userId: null, homeTenantId: tenant, abilities: scopes.filter((s) => (TOKEN_ABILITIES as readonly string[]).includes(s)) };
+      }
+      case 'session': {
+        const { session, user, csrfOk } = credential;
+        return { kind: 'session', userId: user.id, homeTenantId: user.tenant_id, abilities: null, sessionId: session.id, twoFactorPassed: session.two_factor_passed, csrfOk };
+      }
     }
   }
 

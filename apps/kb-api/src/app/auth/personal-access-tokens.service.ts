@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { TOKEN_ABILITIES } from '../identity/rbac';
 import { TokenIdentityCache } from './token-identity-cache';
@@ -31,6 +32,7 @@ export class PersonalAccessTokensService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly hasher: SecretHasher,
     private readonly identities: TokenIdentityCache,
+    private readonly clock: Clock,
   ) {}
 
   /** The token's keyed hash (what the table stores), or null when it cannot be a token. */
@@ -68,7 +70,7 @@ export class PersonalAccessTokensService {
    * replicas). Never awaited by a request: a failed write costs an access review a minute of detail.
    */
   markUsed(id: string): void {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     if (now - (this.lastMarked.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     if (this.lastMarked.size > 10_000) this.lastMarked.clear();
     this.lastMarked.set(id, now);

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, randomString, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { kbEnv } from '../kb-config';
 
@@ -33,6 +34,7 @@ export class SessionsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly hasher: SecretHasher,
     config: ConfigService,
+    private readonly clock: Clock,
   ) {
     this.ttlMs = kbEnv(config).get('KB_SESSION_TTL_MIN') * 60_000;
   }
@@ -40,7 +42,7 @@ export class SessionsService {
   async create(userId: string, tenantId: string, meta: { ip?: string; userAgent?: string; twoFactorPassed: boolean }): Promise<NewSession> {
     const token = generateToken('kbs');
     const csrfToken = randomString(32);
-    const expiresAt = new Date(Date.now() + this.ttlMs);
+    const expiresAt = new Date(this.clock.nowMs() + this.ttlMs);
     const [row] = await queryRows<{ id: string }>(
       this.db,
       `INSERT INTO kb_sessions (token_hash, csrf_hash, user_id, tenant_id, two_factor_passed, ip, user_agent, expires_at)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@platform/runtime';
 import { Authorization, UserRow, UsersRepository } from '../identity/users.repository';
 import { PersonalAccessTokensService, TokenRow } from './personal-access-tokens.service';
 import { TokenIdentityCache } from './token-identity-cache';
@@ -18,6 +19,7 @@ export class TokenIdentities {
     private readonly tokens: PersonalAccessTokensService,
     private readonly users: UsersRepository,
     private readonly cache: TokenIdentityCache,
+    private readonly clock: Clock,
   ) {}
 
   async resolve(token: string): Promise<TokenIdentity | null> {
@@ -25,7 +27,7 @@ export class TokenIdentities {
     if (!key) return null;
     const identity = await this.cache.get(`token:${key}`, () => this.load(key));
     // The database compared expiry with its clock when loading; this process's clock decides at each use.
-    if (!identity || identity.token.expires_at.getTime() <= Date.now()) return null;
+    if (!identity || identity.token.expires_at.getTime() <= this.clock.nowMs()) return null;
     return identity;
   }
 
