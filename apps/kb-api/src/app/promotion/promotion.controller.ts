@@ -1,10 +1,22 @@
 import { Body, Controller, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiValidationFailed, ErrorBody, MessageBody, ValidationErrorBody } from '../api-docs';
 import { RequirePermission, UserOnly } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { KbValidationError } from '../errors/kb-errors';
 import { CandidateSuggester } from './candidate-suggester';
 import { ApproveDto, CandidatesDto, PromoteDto, RejectDto, SuggestDto } from './dto/promotion.dto';
+import {
+  DraftRefusalDto,
+  InvalidDraftDto,
+  PausedPromotionDto,
+  PromotionAcceptedDto,
+  PromotionFailedDto,
+  PromotionRejectedDto,
+  PromotionSuggestionsDto,
+  ValidDraftDto,
+} from './dto/promotion-views.dto';
 import { checkDraft } from './frontmatter';
 import { Decider, PROMOTE_PERMISSION, PromotionService } from './promotion.service';
 
@@ -22,6 +34,9 @@ function tokenOf(body: ApproveDto, query: string | undefined): string {
 }
 
 /** The human-gated promotion pipeline; nothing reaches canonical storage before an approval. */
+@ApiTags('Promotion')
+@ApiResponse({ status: 401, description: 'Guest `{message: "Unauthenticated."}`', type: MessageBody })
+@ApiExtraModels(InvalidDraftDto, DraftRefusalDto, ValidationErrorBody)
 @Controller('api/kb/promotion')
 export class PromotionController {
   constructor(
@@ -31,6 +46,11 @@ export class PromotionController {
 
   /** Writes nothing: the model only proposes what could be written. */
   @Post('suggest')
+  @ApiOperation({ summary: 'Proposes knowledge-base documents from a transcript with the configured model; writes nothing' })
+  @ApiOkResponse({ description: 'Well-formed new candidates only', type: PromotionSuggestionsDto })
+  @ApiValidationFailed('Validation failure `{message, errors}`')
+  @ApiResponse({ status: 502, description: 'The model failed `{error: "llm_unavailable"}` (504 on its timeout)', type: ErrorBody })
+  @ApiResponse({ status: 503, description: 'Promotion switched off `promotion_disabled`, or no model configured `llm_not_configured`', type: ErrorBody })
   @HttpCode(200)
   async suggest(@Body() body: SuggestDto) {
     this.promotion.assertEnabled();
@@ -39,6 +59,13 @@ export class PromotionController {
 
   /** Not gated by the promotion switch: checking a draft writes nothing. */
   @Post('candidates')
+  @ApiOperation({ summary: 'Checks a markdown draft and its frontmatter; writes nothing and works while promotion is off' })
+  @ApiOkResponse({ description: 'Valid', type: ValidDraftDto })
+  @ApiResponse({
+    status: 422,
+    description: 'Invalid draft `{valid: false, errors}` keyed by field; a body over the limit answers the validation shape',
+    schema: { oneOf: [{ $ref: getSchemaPath(InvalidDraftDto) }, { $ref: getSchemaPath(ValidationErrorBody) }] },
+  })
   @HttpCode(200)
   candidates(@Body() body: CandidatesDto, @Res({ passthrough: true }) res: Response) {
     const check = checkDraft(body.markdown);
@@ -48,6 +75,14 @@ export class PromotionController {
   }
 
   @Post('promote')
+  @ApiOperation({ summary: 'Validates a draft and pauses it at the human approval gate; nothing is written until approval' })
+  @ApiResponse({ status: 202, description: 'Paused; the token appears only here', type: PausedPromotionDto })
+  @ApiResponse({
+    status: 422,
+    description: '`{error: "no_frontmatter" | "invalid_frontmatter", message, errors}`, or the validation shape for the body',
+    schema: { oneOf: [{ $ref: getSchemaPath(DraftRefusalDto) }, { $ref: getSchemaPath(ValidationErrorBody) }] },
+  })
+  @ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody })
   @HttpCode(202)
   promote(@Body() body: PromoteDto, @Req() req: KbRequest) {
     const p = req.kbPrincipal!;
@@ -56,6 +91,20 @@ export class PromotionController {
 
   /** 200 when written and dispatched; 202 with the failed step when the write did not succeed. */
   @Post(':approvalId/approve')
+  @ApiOperation({ summary: 'A human with kb.promote.any approves: writes canonical storage and dispatches one IngestDocumentJob, exactly once' })
+  @ApiBody({ type: ApproveDto, required: false })
+  @ApiOkResponse({ description: 'Written and dispatched', type: PromotionAcceptedDto })
+  @ApiResponse({ status: 202, description: 'Claimed, but the storage write failed', type: PromotionFailedDto })
+  @ApiParam({ name: 'approvalId', description: 'The approval id from the promote answer', schema: { type: 'string' } })
+  @ApiQuery({ name: 'token', required: false, description: 'The approval token, when not sent in the body', schema: { type: 'string' } })
+  @ApiResponse({
+    status: 403,
+    description:
+      "Without `kb.promote.any` `{message}`; a wrong, spent or expired token, an unknown id, another tenant's run or a run already decided `{error: \"forbidden\", message}`",
+    type: ErrorBody,
+  })
+  @ApiValidationFailed('No token in the body or the query `{message, errors: {token}}`')
+  @ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody })
   @UserOnly()
   @RequirePermission(PROMOTE_PERMISSION)
   async approve(@Param('approvalId') approvalId: string, @Body() body: ApproveDto, @Query('token') token: string | undefined, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
@@ -66,6 +115,19 @@ export class PromotionController {
   }
 
   @Post(':approvalId/reject')
+  @ApiOperation({ summary: 'A human with kb.promote.any rejects: the paused run and its draft are dropped' })
+  @ApiBody({ type: RejectDto, required: false })
+  @ApiOkResponse({ description: 'Discarded', type: PromotionRejectedDto })
+  @ApiParam({ name: 'approvalId', description: 'The approval id from the promote answer', schema: { type: 'string' } })
+  @ApiQuery({ name: 'token', required: false, description: 'The approval token, when not sent in the body', schema: { type: 'string' } })
+  @ApiResponse({
+    status: 403,
+    description:
+      "Without `kb.promote.any` `{message}`; a wrong, spent or expired token, an unknown id, another tenant's run or a run already decided `{error: \"forbidden\", message}`",
+    type: ErrorBody,
+  })
+  @ApiValidationFailed('No token in the body or the query `{message, errors: {token}}`')
+  @ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody })
   @HttpCode(200)
   @UserOnly()
   @RequirePermission(PROMOTE_PERMISSION)

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -13,11 +14,13 @@ import {
 
 export class DocumentReferenceDto {
   /** Defaults to the default ingest project, as at ingest. */
+  @ApiPropertyOptional({ maxLength: 120, description: 'Default: the default ingest project, as at ingest' })
   @IsOptional()
   @IsString()
   @MaxLength(120)
   project_key?: string;
 
+  @ApiProperty({ minLength: 1, maxLength: 500 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(500)
@@ -25,6 +28,7 @@ export class DocumentReferenceDto {
 }
 
 export class DeleteDocumentsDto {
+  @ApiProperty({ type: () => [DocumentReferenceDto], minItems: 1, maxItems: 100 })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
@@ -33,6 +37,7 @@ export class DeleteDocumentsDto {
   documents!: DocumentReferenceDto[];
 
   /** Hard delete: the row, its chunks and the stored file go; otherwise the document is only marked deleted. */
+  @ApiPropertyOptional({ description: 'Hard delete: the row, its chunks and the stored file go; otherwise the document is only marked deleted' })
   @IsOptional()
   @IsBoolean()
   force?: boolean;

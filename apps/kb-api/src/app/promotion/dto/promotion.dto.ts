@@ -1,19 +1,22 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { trimmed } from '../../admin/pagination';
 
-
 export class SuggestDto {
+  @ApiProperty({ minLength: 1, maxLength: 50_000 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(50_000)
   transcript!: string;
 
+  @ApiPropertyOptional({ maxLength: 120 })
   @IsOptional()
   @trimmed()
   @IsString()
   @MaxLength(120)
   project_key?: string;
 
+  @ApiPropertyOptional({ type: [String], maxItems: 1000, items: { type: 'string', maxLength: 200 }, description: 'Slugs never proposed' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(1000)
@@ -23,6 +26,7 @@ export class SuggestDto {
 }
 
 export class CandidatesDto {
+  @ApiProperty({ minLength: 1, maxLength: 200_000 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(200_000)
@@ -30,17 +34,20 @@ export class CandidatesDto {
 }
 
 export class PromoteDto {
+  @ApiProperty({ minLength: 1, maxLength: 120 })
   @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
   project_key!: string;
 
+  @ApiProperty({ minLength: 1, maxLength: 200_000 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(200_000)
   markdown!: string;
 
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255, description: 'Default: the frontmatter title, else the first heading, else the slug' })
   @IsOptional()
   @trimmed()
   @IsString()
@@ -51,11 +58,13 @@ export class PromoteDto {
 
 /** The token may come in the body or as `?token=` (a link); `actor` names the human for the audit. */
 export class ApproveDto {
+  @ApiPropertyOptional({ maxLength: 200, description: 'The approval token, unless sent as `?token=`' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   token?: string;
 
+  @ApiPropertyOptional({ maxLength: 255, description: 'Name recorded in the audit' })
   @IsOptional()
   @IsString()
   @MaxLength(255)
@@ -63,6 +72,7 @@ export class ApproveDto {
 }
 
 export class RejectDto extends ApproveDto {
+  @ApiPropertyOptional({ maxLength: 500 })
   @IsOptional()
   @IsString()
   @MaxLength(500)
