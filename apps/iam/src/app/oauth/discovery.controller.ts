@@ -1,5 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DPOP_SIGNING_ALGS } from '@platform/auth';
+import { ApiPublic } from '@platform/runtime';
+import { DiscoveryDocument } from './dto/discovery.response';
 import { ResourceIndicators } from './resource-indicators';
 import { UnregisteredClientPolicy } from '../registration/unregistered-client-policy';
 import { SCOPE_CATALOG } from './scopes';
@@ -7,6 +10,7 @@ import { TokenIssuer } from './token-issuer.service';
 import { IamConfig } from '../../config/iam-config';
 
 /** OpenID Provider / RFC 8414 metadata; both well-known URLs serve the same document. */
+@ApiTags('Discovery')
 @Controller('.well-known')
 export class DiscoveryController {
   constructor(
@@ -16,7 +20,7 @@ export class DiscoveryController {
     private readonly config: IamConfig,
   ) {}
 
-  private document() {
+  private document(): DiscoveryDocument {
     const iss = this.issuer.issuer;
     return {
       issuer: iss,
@@ -55,12 +59,18 @@ export class DiscoveryController {
   }
 
   @Get('openid-configuration')
+  @ApiPublic()
+  @ApiOperation({ summary: 'OpenID Provider / RFC 8414 authorization server metadata (both URLs serve the same document)' })
+  @ApiOkResponse({ description: 'The metadata; Cache-Control: public, max-age=300', type: DiscoveryDocument })
   @Header('Cache-Control', 'public, max-age=300')
   openid() {
     return this.document();
   }
 
   @Get('oauth-authorization-server')
+  @ApiPublic()
+  @ApiOperation({ summary: 'OpenID Provider / RFC 8414 authorization server metadata (both URLs serve the same document)' })
+  @ApiOkResponse({ description: 'The metadata; Cache-Control: public, max-age=300', type: DiscoveryDocument })
   @Header('Cache-Control', 'public, max-age=300')
   oauthServer() {
     return this.document();

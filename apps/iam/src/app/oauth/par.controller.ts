@@ -1,5 +1,9 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiClientAuthentication, ApiDpopHeader, ApiFormBody, ApiOAuthError, ApiOAuthRateLimited, CLIENT_AUTHENTICATION } from '../api-docs';
+import { PushedAuthorizationForm } from './dto/par.form';
+import { PushedAuthorizationResponse } from './dto/token.response';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { DpopProofs } from './dpop-proofs.service';
@@ -19,6 +23,7 @@ const CLIENT_AUTH = ['client_id', 'client_secret', 'client_assertion', 'client_a
  * JSON) and kept for OAUTH_PAR_TTL_SEC behind a single-use request_uri. A DPoP proof on the push
  * binds the code to its key (RFC 9449 §10.1).
  */
+@ApiTags('OAuth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
 @UseGuards(OAuthRateLimitGuard)
@@ -34,6 +39,20 @@ export class ParController {
 
   @Post('par')
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'RFC 9126 pushed authorization request: the authorize parameters, answered with a single-use request_uri',
+    description: `${CLIENT_AUTHENTICATION} The parameters are checked as the authorize endpoint checks them, but errors answer here as JSON. A DPoP proof binds the code to its key (dpop_jkt). The request_uri works once, for this client, for OAUTH_PAR_TTL_SEC. Answers carry Cache-Control: no-store.`,
+  })
+  @ApiClientAuthentication()
+  @ApiDpopHeader()
+  @ApiFormBody(PushedAuthorizationForm)
+  @ApiCreatedResponse({ description: 'Pushed', type: PushedAuthorizationResponse })
+  @ApiOAuthError(
+    400,
+    '`invalid_request` (also an unregistered redirect_uri, a `request_uri` in the body, or a body that is not form-encoded), `invalid_scope`, `invalid_target`, `unauthorized_client`, `unsupported_response_type`, `request_not_supported`, `invalid_dpop_proof`, `use_dpop_nonce`',
+  )
+  @ApiOAuthError(401, '`invalid_client`')
+  @ApiOAuthRateLimited()
   async push(
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,
@@ -43,8 +62,7 @@ export class ParController {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw OAuthError.invalidRequest('the body must be application/x-www-form-urlencoded');
     }
-    const { form, resources } = readForm(body);
-    if (form['request_uri'] !== undefined) throw OAuthError.invalidRequest('request_uri cannot be pushed');
+    const { form, resources } = readForm(PushedAuthorizationForm, body);
     if (form['request'] !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported; push the parameters');
     const endpoint = `${this.issuer.issuer}/oauth/par`;
     const proof = await this.dpop.verify(req.headers['dpop'], endpoint);

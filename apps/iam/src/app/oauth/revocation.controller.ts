@@ -1,6 +1,11 @@
 import { Body, Controller, Headers, HttpCode, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { SecretHasher } from '@platform/crypto';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiClientAuthentication, ApiFormBody, ApiOAuthError, ApiOAuthRateLimited, CLIENT_AUTHENTICATION } from '../api-docs';
+import { IntrospectionResponse } from './dto/token.response';
+import { TokenHintForm } from './dto/token-hint.form';
+import { readForm } from './form';
 import { decodeJwt } from 'jose';
 import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
@@ -12,6 +17,7 @@ import { TokenIssuer } from './token-issuer.service';
 
 type Form = Record<string, string | undefined>;
 
+@ApiTags('OAuth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
 @UseGuards(OAuthRateLimitGuard)
@@ -32,10 +38,17 @@ export class RevocationController {
   /** RFC 7009: always 200 for an authenticated client; only the owner's tokens are revoked. */
   @Post('revoke')
   @HttpCode(200)
-  async revoke(@Body() form: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    const { client } = await this.authenticate(form, authorization);
-    const token = form['token'];
-    if (!token) throw OAuthError.invalidRequest('token is required');
+  @ApiOperation({ summary: "RFC 7009 revocation: only the caller's own tokens; a refresh token ends its whole family", description: CLIENT_AUTHENTICATION })
+  @ApiClientAuthentication()
+  @ApiFormBody(TokenHintForm)
+  @ApiOkResponse({ description: 'Always, for an authenticated client (empty body)' })
+  @ApiOAuthError(400, '`invalid_request`: no token')
+  @ApiOAuthError(401, '`invalid_client`')
+  @ApiOAuthRateLimited()
+  async revoke(@Body() body: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    // The client authenticates first: an unknown caller learns nothing about its form.
+    const { client } = await this.authenticate(body, authorization);
+    const { token } = readForm(TokenHintForm, body).form;
     res.setHeader('Cache-Control', 'no-store');
     if (token.startsWith('iamrt_')) {
       const row = await this.grants.findRefreshToken(this.hasher.lookupKey(token));
@@ -52,11 +65,20 @@ export class RevocationController {
   /** RFC 7662 for confidential clients: the token's own client, or a first-party confidential client. */
   @Post('introspect')
   @HttpCode(200)
-  async introspect(@Body() form: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    const { client } = await this.authenticate(form, authorization);
+  @ApiOperation({
+    summary: "RFC 7662 introspection for confidential clients (the token's own client or a first-party one)",
+    description: `${CLIENT_AUTHENTICATION} Refresh tokens are reported inactive.`,
+  })
+  @ApiClientAuthentication()
+  @ApiFormBody(TokenHintForm)
+  @ApiOkResponse({ description: "The token's state", type: IntrospectionResponse })
+  @ApiOAuthError(400, '`invalid_request`: no token')
+  @ApiOAuthError(401, '`invalid_client`, or a public client')
+  @ApiOAuthRateLimited()
+  async introspect(@Body() body: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { client } = await this.authenticate(body, authorization);
     if (!client.isConfidential) throw OAuthError.invalidClient('introspection needs a confidential client');
-    const token = form['token'];
-    if (!token) throw OAuthError.invalidRequest('token is required');
+    const { token } = readForm(TokenHintForm, body).form;
     res.setHeader('Cache-Control', 'no-store');
     let unverified: Record<string, unknown> = {};
     try {

@@ -1,7 +1,11 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { DpopProofs } from './dpop-proofs.service';
+import { ApiClientAuthentication, CLIENT_AUTHENTICATION, ApiDpopHeader, ApiFormBody, ApiOAuthError, ApiOAuthRateLimited } from '../api-docs';
+import { TokenForm } from './dto/token.form';
+import { TokenResponse } from './dto/token.response';
 import { readForm } from './form';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
@@ -10,6 +14,7 @@ import { grantScopes } from './scopes';
 import { TokenIssuer } from './token-issuer.service';
 import { UserTokensService } from './user-tokens.service';
 
+@ApiTags('OAuth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
 @UseGuards(OAuthRateLimitGuard)
@@ -24,6 +29,17 @@ export class TokenController {
 
   @Post('token')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Token endpoint: authorization_code, client_credentials, refresh_token',
+    description: `${CLIENT_AUTHENTICATION} A refresh token is rotated on every use; presenting a used one ends its whole family. A public client's refresh token issued with a DPoP proof works only with a proof of the same key. \`resource\` narrows the grant's resources (none: all of them; none granted: the default audience). With OAUTH_DPOP_NONCE_REQUIRED a proof must carry the nonce of the \`DPoP-Nonce\` header (400 \`use_dpop_nonce\` gives one). Answers carry Cache-Control: no-store.`,
+  })
+  @ApiClientAuthentication()
+  @ApiDpopHeader()
+  @ApiFormBody(TokenForm)
+  @ApiOkResponse({ description: 'Tokens', type: TokenResponse })
+  @ApiOAuthError(400, '`invalid_request` (also a body that is not form-encoded, or a repeated parameter), `invalid_grant`, `invalid_scope`, `invalid_target`, `invalid_dpop_proof` (also a replayed proof), `use_dpop_nonce`, `unauthorized_client`, `unsupported_grant_type`')
+  @ApiOAuthError(401, '`invalid_client` (WWW-Authenticate: Basic when Basic was used)')
+  @ApiOAuthRateLimited()
   async token(
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,
@@ -33,9 +49,8 @@ export class TokenController {
     if (!req.is('application/x-www-form-urlencoded')) {
       throw OAuthError.invalidRequest('the body must be application/x-www-form-urlencoded');
     }
-    const { form, resources } = readForm(body);
-    const grantType = form['grant_type'];
-    if (!grantType) throw OAuthError.invalidRequest('grant_type is required');
+    const { form, resources } = readForm(TokenForm, body);
+    const grantType = form.grant_type;
     if (!['client_credentials', 'authorization_code', 'refresh_token'].includes(grantType)) {
       throw OAuthError.unsupportedGrantType(`grant_type ${grantType} is not supported`);
     }

@@ -1,11 +1,15 @@
 import { Controller, Get, Headers, Post, Res, UseFilters } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiOAuthError } from '../api-docs';
+import { UserinfoResponse } from './dto/token.response';
 import { UsersRepository } from '../users/users.repository';
 import { emailClaims } from './email-claims';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 
 /** OIDC Core §5.3 UserInfo: the signed-in user's claims, for a token carrying openid. */
+@ApiTags('OAuth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
 export class UserinfoController {
@@ -15,11 +19,21 @@ export class UserinfoController {
   ) {}
 
   @Get('userinfo')
+  @ApiOperation({ summary: 'OIDC userinfo', description: 'Needs an access token with `openid`; `email` and `profile` add claims.' })
+  @ApiSecurity('bearer')
+  @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one (`invalid_token`, WWW-Authenticate: Bearer)')
+  @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
   get(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
     return this.userinfo(authorization, res);
   }
 
   @Post('userinfo')
+  @ApiOperation({ summary: 'OIDC userinfo (POST form)', description: 'Needs an access token with `openid`; `email` and `profile` add claims.' })
+  @ApiSecurity('bearer')
+  @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one (`invalid_token`, WWW-Authenticate: Bearer)')
+  @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
   post(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
     return this.userinfo(authorization, res);
   }

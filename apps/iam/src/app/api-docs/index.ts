@@ -1,0 +1,2 @@
+export * from './decorators';
+export * from './error-bodies';
