@@ -1,5 +1,6 @@
 import type { HttpAppOptions } from '@platform/runtime';
 import { EvidenceErrorFilter } from './app/reviews/evidence-error.filter';
+import { OPENAPI_SPEC } from './openapi-spec';
 
 /** How main.ts starts the HTTP app (tests boot it the same way). */
 export const httpOptions: HttpAppOptions = {
@@ -10,4 +11,6 @@ export const httpOptions: HttpAppOptions = {
   // Every route is authenticated and takes the same limit; requests Node's parser refuses answer
   // in the area's shape too.
   edge: { clientErrorBody: (_status, code, message) => ({ error: { code, message, details: [] } }) },
+  // GET /evidence-risk-review/openapi.json serves the document generated from this app.
+  openapi: OPENAPI_SPEC,
 };

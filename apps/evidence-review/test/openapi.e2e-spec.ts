@@ -1,35 +1,49 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ServedOpenApiDocument } from '@platform/runtime';
 import { undocumentedRoutes, unservedOperations } from '@platform/testing';
-import { EVIDENCE_OPENAPI } from '../src/app/reviews/openapi';
+import { OPENAPI_ENV } from '../src/openapi-spec';
 import { startEvidenceWithIssuer } from './evidence-test-env';
 
-describe('evidence-review OpenAPI document', () => {
-  it('is committed unchanged at docs/api/evidence-review.openapi.json', () => {
-    const committed = JSON.parse(readFileSync(join(__dirname, '../../../docs/api/evidence-review.openapi.json'), 'utf8'));
-    expect(committed).toEqual(JSON.parse(JSON.stringify(EVIDENCE_OPENAPI)));
+type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+
+describe('evidence-review OpenAPI document (generated from the controllers and DTOs)', () => {
+  let running: Awaited<ReturnType<typeof startEvidenceWithIssuer>>;
+  let served: Doc;
+  beforeAll(async () => {
+    running = await startEvidenceWithIssuer(OPENAPI_ENV);
+    served = running.svc.app.get(ServedOpenApiDocument).document() as unknown as Doc;
+  });
+  afterAll(() => running?.stop());
+
+  // A new route fails the build until its controller documents it.
+  it('documents every route the app registers', () => {
+    expect(undocumentedRoutes(running.svc.app, served)).toEqual([]);
   });
 
-  describe('against the booted app (API enabled)', () => {
-    let running: Awaited<ReturnType<typeof startEvidenceWithIssuer>>;
-    beforeAll(async () => {
-      running = await startEvidenceWithIssuer({ EVIDENCE_API_ENABLED: 'true' });
-    });
-    afterAll(() => running?.stop());
+  it('lists no operation the app does not serve', () => {
+    expect(unservedOperations(running.svc.app, served)).toEqual([]);
+  });
 
-    // A new route fails the build until the document lists it.
-    it('documents every route the app registers', () => {
-      expect(undocumentedRoutes(running.svc.app, EVIDENCE_OPENAPI)).toEqual([]);
-    });
+  it('is committed unchanged at docs/api/evidence-review.openapi.json (npm run openapi)', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '../../../docs/api/evidence-review.openapi.json'), 'utf8'));
+    expect(JSON.parse(JSON.stringify(served))).toEqual(committed);
+  });
 
-    it('lists no operation the app does not serve', () => {
-      expect(unservedOperations(running.svc.app, EVIDENCE_OPENAPI)).toEqual([]);
-    });
+  it('declares every path parameter', () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      for (const op of Object.values(item)) {
+        expect([path, (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort()]).toEqual([path, inPath]);
+      }
+    }
+  });
 
-    it('is served at /evidence-risk-review/openapi.json without a token', async () => {
-      const r = await fetch(`${running.svc.url}/evidence-risk-review/openapi.json`);
-      expect(r.status).toBe(200);
-      expect(((await r.json()) as { openapi: string }).openapi).toBe('3.1.0');
-    });
+  it('is served at /evidence-risk-review/openapi.json without a token, as generated', async () => {
+    const r = await fetch(`${running.svc.url}/evidence-risk-review/openapi.json`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { openapi: string };
+    expect(body.openapi).toBe('3.1.0');
+    expect(body).toEqual(JSON.parse(JSON.stringify(served)));
   });
 });

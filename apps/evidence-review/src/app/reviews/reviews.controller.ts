@@ -1,31 +1,27 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import { ReviewEngine, Verdict } from '@platform/evidence-engine';
-import { ValidationFailedError } from '@platform/observability';
+import { ApiPublic, ServedOpenApiDocument } from '@platform/runtime';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ProfileDto, ProfilesDto, TaxonomyDto } from './dto/catalog.dto';
+import { ApiEvidenceError, ApiEvidenceGuarded } from './dto/error-body.dto';
+import { ReviewRequestDto } from './dto/review-request.dto';
+import { MAX_PER_PAGE, ReviewListQuery } from './dto/review-list.query';
+import { ReviewPageDto } from './dto/review-page.dto';
+import { ReviewResultDto } from './dto/review-result.dto';
 import { EvidenceErrorFilter } from './evidence-error.filter';
-import { EVIDENCE_OPENAPI } from './openapi';
+import { EvidenceQuery } from './evidence-query';
 import { ReviewsService } from './reviews.service';
 
 const tenantOf = (p: Principal) => p.tenantId ?? 'default';
-/** Pages past this hold nothing anyone can reach; the bound keeps the offset a number SQL takes. */
-const MAX_PAGE = 1_000_000;
-
-/**
- * A list parameter: anything but digits keeps the default (the log's lenient paging); digits
- * beyond MAX_PAGE (`99999999999999999999`) are refused naming the parameter instead of reaching SQL.
- */
-const positiveInt = (v: unknown, name: string, fallback: number) => {
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (n > MAX_PAGE) throw new ValidationFailedError([{ field: `query.${name}`, message: `must be at most ${MAX_PAGE}` }]);
-  return Number.isInteger(n) && n >= 1 ? n : fallback;
-};
 
 /**
  * The HTTP adapter over the review engine (spec area D), mounted only when api.enabled. Callers
  * present an iam token with `evidence:review`; the token's tenant scopes the review log.
  */
+@ApiTags('reviews')
 @Controller('evidence-risk-review')
 @UseGuards(JwtAuthGuard)
 @RequireScopes(SCOPES.evidenceReview)
@@ -34,49 +30,86 @@ export class ReviewsController {
   constructor(
     private readonly reviews: ReviewsService,
     private readonly engine: ReviewEngine,
+    private readonly served: ServedOpenApiDocument,
   ) {}
 
   @Post('reviews')
   @HttpCode(201)
+  @ApiEvidenceGuarded()
+  @ApiOperation({
+    summary: 'Review an artifact',
+    description:
+      "Labels each cited source's tier, runs the profile's deterministic checks (and, when enabled, the metered model step) and appends the result to the caller tenant's log unless `options.dry_run`. The body is parsed by the engine (reference §1.1); `details` names every bad field.",
+  })
+  @ApiBody({ type: ReviewRequestDto })
+  @ApiCreatedResponse({ description: 'The review result', type: ReviewResultDto })
+  @ApiEvidenceError(400, 'Malformed JSON')
+  @ApiEvidenceError(404, 'Unknown profile')
+  @ApiEvidenceError(413, 'Body over EVIDENCE_MAX_BODY_BYTES')
+  @ApiEvidenceError(422, 'Validation failed; details name each field')
+  @ApiEvidenceError(503, 'The language model is unavailable')
   review(@Body() body: unknown, @CurrentPrincipal() principal: Principal) {
     return this.reviews.review(tenantOf(principal), body);
   }
 
   @Get('reviews')
-  list(@Query() q: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
-    const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: "The caller tenant's review log, newest first", description: 'A length-aware page; filters combine.' })
+  @ApiQuery({ type: ReviewListQuery })
+  @ApiOkResponse({ description: 'A page of log entries', type: ReviewPageDto })
+  @ApiEvidenceError(422, 'A page number beyond 1,000,000; details name the parameter (`query.page`)')
+  list(@EvidenceQuery() q: ReviewListQuery, @CurrentPrincipal() principal: Principal) {
     return this.reviews.list(tenantOf(principal), {
-      page: positiveInt(q['page'], 'page', 1),
-      perPage: Math.min(100, positiveInt(q['per_page'], 'per_page', 20)),
-      profile: one(q['profile']),
-      artifactId: one(q['artifact_id']),
-      minVerdict: one(q['min_verdict']) as Verdict | undefined,
+      page: q.page ?? 1,
+      perPage: Math.min(MAX_PER_PAGE, q.per_page ?? 20),
+      profile: q.profile,
+      artifactId: q.artifact_id,
+      minVerdict: q.min_verdict as Verdict | undefined,
     });
   }
 
   @Get('reviews/:id')
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'A stored review result, byte for byte', description: "Only the caller tenant's reviews; another tenant's id answers 404 like an unknown one." })
+  @ApiParam({ name: 'id', description: 'A review_id', schema: { type: 'string', pattern: '^rev_[0-9a-f]{32}$' } })
+  @ApiOkResponse({ description: 'The stored result', type: ReviewResultDto })
+  @ApiEvidenceError(404, 'Unknown review')
   async get(@Param('id') id: string, @CurrentPrincipal() principal: Principal, @Res() res: Response) {
     res.type('application/json').send(await this.reviews.get(tenantOf(principal), id));
   }
 
   @Get('profiles')
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'Risk profiles by key' })
+  @ApiOkResponse({ description: 'Profile key → summary', type: ProfilesDto })
   profiles() {
     return this.engine.listProfiles();
   }
 
   @Get('profiles/:key')
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'One risk profile with its checks' })
+  @ApiParam({ name: 'key', description: 'A profile key', schema: { type: 'string', example: 'medical' } })
+  @ApiOkResponse({ description: 'The profile', type: ProfileDto })
+  @ApiEvidenceError(404, 'Unknown profile')
   profile(@Param('key') key: string) {
     return this.engine.getProfile(key);
   }
 
   @Get('taxonomy')
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'Tiers, checks, verdicts and assertiveness values', description: 'Tiers as configured, by rank descending then key (reference §1.2).' })
+  @ApiOkResponse({ description: 'The taxonomy', type: TaxonomyDto })
   taxonomy() {
     return this.engine.taxonomy();
   }
 
   @Get('openapi.json')
   @Public()
+  @ApiPublic()
+  @ApiOperation({ summary: 'This document', description: 'Generated from the running app: lists exactly the routes this process serves.' })
+  @ApiOkResponse({ description: 'OpenAPI 3.1', schema: { type: 'object' } })
   openapi() {
-    return EVIDENCE_OPENAPI;
+    return this.served.document();
   }
 }
