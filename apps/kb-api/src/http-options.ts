@@ -1,5 +1,6 @@
 import type { HttpAppOptions } from '@platform/runtime';
 import { KbErrorFilter } from './app/errors/kb-errors';
+import { OPENAPI_SPEC } from './openapi-spec';
 
 /** Unauthenticated credential routes: an email, a password and a device name fit in far less. */
 const SMALL_BODY_BYTES = 16 * 1024;
@@ -10,6 +11,8 @@ export const httpOptions: HttpAppOptions = {
   filter: new KbErrorFilter(),
   // Every other route (ingest batches of up to 100 documents above all) takes KB_MAX_BODY_BYTES.
   bodyLimitEnv: 'KB_MAX_BODY_BYTES',
+  // Served at /api/kb/openapi.json, generated from this app's own controllers and DTOs.
+  openapi: OPENAPI_SPEC,
   edge: {
     bodyLimits: [{ paths: ['/api/auth/login', '/api/auth/token', '/api/auth/forgot-password', '/api/auth/reset-password'], bytes: SMALL_BODY_BYTES }],
   },

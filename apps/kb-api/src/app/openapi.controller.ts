@@ -1,14 +1,22 @@
 import { Controller, Get, Module } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ServedOpenApiDocument } from '@platform/runtime';
+import { ApiNoAuth } from './api-docs';
 import { Public } from './auth/gates';
-import { KB_OPENAPI } from './openapi';
 
-/** The API's own description; public, it holds no data. */
+/** The API's own description, generated from this process's controllers and DTOs; public, it holds no data. */
+@ApiTags('OpenAPI')
 @Controller('api/kb')
 export class KbOpenApiController {
+  constructor(private readonly served: ServedOpenApiDocument) {}
+
   @Get('openapi.json')
   @Public()
+  @ApiNoAuth()
+  @ApiOperation({ summary: 'This document' })
+  @ApiOkResponse({ description: 'OpenAPI 3.1 document', schema: { type: 'object' } })
   openapi() {
-    return KB_OPENAPI;
+    return this.served.document();
   }
 }
 
