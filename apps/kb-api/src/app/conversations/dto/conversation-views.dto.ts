@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { DATE_TIME, nullable } from '../../api-docs/schema';
 
-const RATING = { type: 'string', enum: ['positive', 'negative'] } as const;
+const RATING: SchemaObject = { type: 'string', enum: ['positive', 'negative'] };
 
 export class ConversationViewDto {
   @ApiProperty({ type: 'integer' })
