@@ -19,6 +19,12 @@ process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const { scifactSplit, ndcgAt, recallAt, reciprocalRankAt } = require('./scifact-metrics.cjs');
 const { EvalKnowledgeBase } = require('../../apps/kb-api/eval/retrieval-eval.ts');
 const { RetrievalService } = require('../../apps/kb-api/src/app/retrieval/retrieval.service.ts');
+const { ChunkSearchRepository } = require('../../apps/kb-api/src/app/retrieval/chunk-search.repository.ts');
+const { TermStatsRepository } = require('../../apps/kb-api/src/app/retrieval/term-stats.repository.ts');
+const { ChunkEmbeddingsRepository } = require('../../apps/kb-api/src/app/retrieval/chunk-embeddings.repository.ts');
+const { VectorSearch } = require('../../apps/kb-api/src/app/retrieval/vector-search.ts');
+const { SynonymsRepository } = require('../../apps/kb-api/src/app/admin-knowledge/curation/synonyms.repository.ts');
+const { Clock } = require('@platform/runtime');
 
 const dataDir = resolve(values.data);
 const jsonl = (text) => text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -38,7 +44,10 @@ try {
   // The throwaway database holds one tenant, the one the abstracts went into.
   const [{ tenant }] = await kb.db.query('SELECT DISTINCT tenant_id AS tenant FROM kb_documents');
   for (const params of JSON.parse(values.grid)) {
-    const retrieval = new RetrievalService(kb.db, params);
+    const db = kb.db;
+    // The lexical path alone, as the evaluation measures it.
+    const vectors = new VectorSearch(new ChunkEmbeddingsRepository(db), { provider: null, minSimilarity: 0.5 });
+    const retrieval = new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectors, new Clock(), params);
     let ndcg = 0, recall = 0, mrr = 0, refused = 0, ms = 0;
     for (const claim of dev) {
       const started = performance.now();

@@ -3,12 +3,19 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildDataSourceOptions, migrateDatabase } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { SynonymsRepository } from '../src/app/admin-knowledge/curation/synonyms.repository';
 import { LocalDocumentStorage } from '../src/app/ingest/document-storage';
 import { DocumentsRepository } from '../src/app/ingest/documents.repository';
 import { IndexerService } from '../src/app/ingest/indexer.service';
+import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
+import { ChunkSearchRepository } from '../src/app/retrieval/chunk-search.repository';
 import { RetrievalResult, RetrievalService } from '../src/app/retrieval/retrieval.service';
+import { TermStatsRepository } from '../src/app/retrieval/term-stats.repository';
+import { readVectorConfig } from '../src/app/retrieval/vector-config';
+import { VectorSearch } from '../src/app/retrieval/vector-search';
 import { migrations } from '../src/migrations';
 
 /**
@@ -122,7 +129,10 @@ export class EvalKnowledgeBase {
     const db = await new DataSource(options).initialize();
     await db.query(`INSERT INTO kb_tenants (id, name) VALUES ($1, $1) ON CONFLICT DO NOTHING`, [TENANT]);
     const storageRoot = mkdtempSync(path.join(tmpdir(), 'kb-eval-'));
-    return new EvalKnowledgeBase(server, database, db, storageRoot, new RetrievalService(db));
+    // Outside Nest: the retrieval wired by hand from its repositories, embeddings as the environment configures them.
+    const vectors = new VectorSearch(new ChunkEmbeddingsRepository(db), readVectorConfig(process.env));
+    const retrieval = new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectors, new Clock());
+    return new EvalKnowledgeBase(server, database, db, storageRoot, retrieval);
   }
 
   /** Stores each document and runs the IngestDocumentJob for it, `concurrency` at a time like the worker. */

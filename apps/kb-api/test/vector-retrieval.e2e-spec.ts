@@ -1,8 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { FakeEmbeddingsServer } from '@platform/llm';
 import { createTestDatabase, TestDatabase } from '@platform/testing';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
+import { SynonymsRepository } from '../src/app/admin-knowledge/curation/synonyms.repository';
+import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
+import { ChunkSearchRepository } from '../src/app/retrieval/chunk-search.repository';
 import { RetrievalFilters, RetrievalService } from '../src/app/retrieval/retrieval.service';
+import { TermStatsRepository } from '../src/app/retrieval/term-stats.repository';
 import { readVectorConfig } from '../src/app/retrieval/vector-config';
 import { ChunkEmbedder } from '../src/app/retrieval/vector-embedder';
 import { fuseRetrieval, VectorSearch } from '../src/app/retrieval/vector-search';
@@ -45,6 +50,11 @@ const embeddingsEnv = (url: string) => ({
   KB_VECTOR_MIN_SIMILARITY: '0.3',
 });
 
+/** The app's retrieval on `db` without an embeddings provider (the lexical path alone). */
+const lexicalRetrieval = (db: DataSource) =>
+  new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectorSearch(db, {}), new Clock());
+const vectorSearch = (db: DataSource, env: Record<string, string>) => new VectorSearch(new ChunkEmbeddingsRepository(db), readVectorConfig(env));
+
 /** What RetrievalService.retrieve answers once the fusion is wired: its lexical ranking fused with the vector one. */
 async function hybrid(retrieval: RetrievalService, vectors: VectorSearch, tenant: string, question: string, filters: RetrievalFilters = {}) {
   const lexical = await retrieval.retrieve(tenant, question, filters);
@@ -67,8 +77,8 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     db = await migratedKb(pg.url, 'postgres');
     await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('acme', 'Acme'), ('globex', 'Globex'), ('initech', 'Initech')`);
     kb = indexerWith(db, embeddingsEnv(embeddings.url));
-    retrieval = new RetrievalService(db);
-    vectors = new VectorSearch(db, readVectorConfig(embeddingsEnv(embeddings.url)));
+    retrieval = lexicalRetrieval(db);
+    vectors = vectorSearch(db, embeddingsEnv(embeddings.url));
     for (const [key, [source, md]] of Object.entries(DOCS)) ids[key] = await ingestMarkdown(kb, 'acme', 'main', source, md);
   }, 60_000);
 
@@ -164,7 +174,7 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     expect((await retrieval.retrieve('globex', 'automobile fleet')).primary.map((c) => c.document_id)).toEqual([id]);
     expect(await vectors.search('globex', NO_OVERLAP)).toEqual([]);
 
-    const embedder = new ChunkEmbedder(db, readVectorConfig(embeddingsEnv(embeddings.url)).provider);
+    const embedder = new ChunkEmbedder(new ChunkEmbeddingsRepository(db), readVectorConfig(embeddingsEnv(embeddings.url)).provider);
     expect(await embedder.missing('globex')).toBe(1);
     expect(await embedder.backfill('globex')).toBe(1);
     expect(await embedder.missing('globex')).toBe(0);
@@ -177,7 +187,7 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     embeddings.fail(500, 500, 500);
     const docs = [];
     for (const n of [1, 2, 3]) docs.push(await ingestMarkdown(kb, 'initech', 'main', `notes/${n}.md`, `# Note ${n}\n\nAutomobile note number ${n}.\n`));
-    const embedder = new ChunkEmbedder(db, readVectorConfig(embeddingsEnv(embeddings.url)).provider);
+    const embedder = new ChunkEmbedder(new ChunkEmbeddingsRepository(db), readVectorConfig(embeddingsEnv(embeddings.url)).provider);
 
     expect(await embedder.missing('initech')).toBe(3);
     expect(await embedder.backfill('initech', 2)).toBe(2);
@@ -212,7 +222,7 @@ describe('vector retrieval on Postgres with pgvector (PGlite)', () => {
     const plain = indexerWith(db, {});
     const id = await ingestMarkdown(plain, 'acme', 'main', 'handbook/tyres.md', '# Automobile tyres\n\nRotate them twice a year.\n');
     expect(await db.query(`SELECT 1 FROM kb_chunk_embeddings WHERE document_id = $1`, [id])).toEqual([]);
-    expect(await new VectorSearch(db, readVectorConfig({})).search('acme', NO_OVERLAP)).toEqual([]);
+    expect(await vectorSearch(db, {}).search('acme', NO_OVERLAP)).toEqual([]);
   });
 });
 
@@ -243,13 +253,13 @@ describe('retrieval on a Postgres without pgvector (the lexical path alone)', ()
 
     const kb = indexerWith(db, embeddingsEnv(embeddings.url));
     const id = await ingestMarkdown(kb, 'acme', 'main', DOCS.car[0], DOCS.car[1]);
-    const vectors = new VectorSearch(db, readVectorConfig(embeddingsEnv(embeddings.url)));
-    const { lexical, vector, fused } = await hybrid(new RetrievalService(db), vectors, 'acme', 'automobile oil');
+    const vectors = vectorSearch(db, embeddingsEnv(embeddings.url));
+    const { lexical, vector, fused } = await hybrid(lexicalRetrieval(db), vectors, 'acme', 'automobile oil');
 
     expect(embeddings.calls).toEqual([]);
     expect(vector).toEqual([]);
     expect(lexical.primary.map((c) => c.document_id)).toEqual([id]);
     expect(fused.primary).toEqual(lexical.primary);
-    expect((await hybrid(new RetrievalService(db), vectors, 'acme', NO_OVERLAP)).fused.primary).toEqual([]);
+    expect((await hybrid(lexicalRetrieval(db), vectors, 'acme', NO_OVERLAP)).fused.primary).toEqual([]);
   });
 });

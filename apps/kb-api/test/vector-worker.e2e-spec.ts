@@ -1,5 +1,6 @@
 import { FakeEmbeddingsServer } from '@platform/llm';
 import { startWorker, WorkerHandle } from '@platform/runtime';
+import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
 import { RetrievalService } from '../src/app/retrieval/retrieval.service';
 import { readVectorConfig } from '../src/app/retrieval/vector-config';
 import { VectorSearch } from '../src/app/retrieval/vector-search';
@@ -99,7 +100,7 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
     // vector-retrieval.e2e-spec.ts): the app's retrieval, fused with the vector path, finds it, and
     // the chat answers from it.
     const question = 'car servicing interval?';
-    const vector = await new VectorSearch(kb.db, readVectorConfig(env)).search('default', question);
+    const vector = await new VectorSearch(new ChunkEmbeddingsRepository(kb.db), readVectorConfig(env)).search('default', question);
     expect(vector.map((h) => h.source_path)).toEqual(['automobile.md']);
     const retrieved = await kb.svc.app.get(RetrievalService, { strict: false }).retrieve('default', question);
     expect(retrieved.primary.map((c) => c.source_path)).toEqual(['automobile.md']);

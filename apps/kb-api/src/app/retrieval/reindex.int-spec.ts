@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { startKb } from '../../../test/kb-test-env';
 import { progressBar, ReindexProgress, reindexTenant } from './reindex';
+import { ReindexRepository } from './reindex.repository';
 import { reindexTask } from './reindex.task';
 
 /** The statistics as the triggers keep them, against a count from scratch over the live chunks. */
@@ -51,7 +52,7 @@ describe('kb:reindex', () => {
     expect(await drift(db)).toBe(0);
 
     const seen: ReindexProgress[] = [];
-    const result = await reindexTenant(db, 'default', (p) => seen.push(p));
+    const result = await reindexTenant(new ReindexRepository(db), 'default', (p) => seen.push(p));
     expect(result).toEqual({ done: 230, total: 230 });
     expect(seen.map((p) => p.done)).toEqual([0, 100, 200, 230]);
     expect(seen.every((p) => p.total === 230)).toBe(true);

@@ -1,9 +1,8 @@
 import { loadEnv } from '@platform/config';
 import type { CliLogger } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { KbApiEnv } from '../../config/env';
-import { dataSourceOptions } from '../../data-source';
 import { progressBar, reindexTenant } from './reindex';
+import { openReindexDatabase } from './reindex.repository';
 
 /**
  * The cli.ts task `kb:reindex <tenant>`: re-analyses every chunk of the tenant (reindex.ts) with a
@@ -18,15 +17,14 @@ export const reindexTask = {
       return 1;
     }
     const env = loadEnv(KbApiEnv);
-    const db = await new DataSource(dataSourceOptions(env)).initialize();
+    const db = await openReindexDatabase(env);
     try {
-      const [tenant] = await db.query('SELECT id FROM kb_tenants WHERE id = $1', [tenantId]);
-      if (!tenant) {
+      if (!(await db.tenants.find(tenantId))) {
         log.error('no such tenant', { tenant: tenantId });
         return 1;
       }
       let reported = -1;
-      const result = await reindexTenant(db, tenantId, (p) => {
+      const result = await reindexTenant(db.reindex, tenantId, (p) => {
         if (stderr.isTTY) stderr.write(`\r${progressBar(p)}`);
         const tenth = p.total > 0 ? Math.floor((10 * p.done) / p.total) : 10;
         if (!stderr.isTTY && tenth !== reported) {
@@ -38,7 +36,7 @@ export const reindexTask = {
       log.info('tenant reindexed', { tenant: tenantId, documents: result.done });
       return 0;
     } finally {
-      await db.destroy();
+      await db.close();
     }
   },
 };

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { ReindexRepository } from './reindex.repository';
 
 /** Documents re-analysed per transaction: short transactions, so ingest and chat go on meanwhile. */
 const BATCH = 100;
@@ -15,25 +15,17 @@ export interface ReindexProgress {
  * same transaction, so the tenant's statistics stay exact while it runs. Documents go in id order,
  * BATCH per transaction; `onProgress` hears after each batch.
  */
-export async function reindexTenant(db: DataSource, tenantId: string, onProgress: (p: ReindexProgress) => void = () => undefined): Promise<ReindexProgress> {
-  const [{ total }] = await db.query(`SELECT count(*)::int AS total FROM kb_documents WHERE tenant_id = $1`, [tenantId]);
+export async function reindexTenant(
+  repository: ReindexRepository,
+  tenantId: string,
+  onProgress: (p: ReindexProgress) => void = () => undefined,
+): Promise<ReindexProgress> {
+  const total = await repository.documentCount(tenantId);
   let done = 0;
   let after = '0';
   onProgress({ done, total });
   for (;;) {
-    const ids: string[] = await db.transaction(async (m) => {
-      const rows: Array<{ id: string; live: boolean }> = await m.query(
-        `SELECT d.id::text AS id, d.deleted_at IS NULL AS live FROM kb_documents d WHERE d.tenant_id = $1 AND d.id > $2 ORDER BY d.id LIMIT ${BATCH} FOR UPDATE`,
-        [tenantId, after],
-      );
-      const live = rows.filter((r) => r.live).map((r) => r.id);
-      const chunks = `array(SELECT id FROM kb_chunks WHERE tenant_id = $1 AND document_id = ANY($2::bigint[]) ORDER BY id)`;
-      // Soft-deleted documents' chunks are not counted (see the statistics migration), so only the live ones move.
-      await m.query(`SELECT kb_term_stats_apply(${chunks}, -1)`, [tenantId, live]);
-      await m.query(`UPDATE kb_chunks SET language = language WHERE tenant_id = $1 AND document_id = ANY($2::bigint[])`, [tenantId, rows.map((r) => r.id)]);
-      await m.query(`SELECT kb_term_stats_apply(${chunks}, 1)`, [tenantId, live]);
-      return rows.map((r) => r.id);
-    });
+    const ids = await repository.reanalyseAfter(tenantId, after, BATCH);
     if (ids.length === 0) break;
     after = ids[ids.length - 1];
     done += ids.length;

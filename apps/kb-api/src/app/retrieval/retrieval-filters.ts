@@ -1,4 +1,4 @@
-import type { RetrievalFilters } from './retrieval.service';
+import type { RetrievalFilters } from './retrieval-types';
 
 /** `docs/**\/*.md` → an anchored regular expression on source_path. */
 export function globToRegex(glob: string): string {

@@ -1,12 +1,29 @@
 import { Module } from '@nestjs/common';
-import { OutputGuard } from '../chat/output-guard';
+import { ConfigService } from '@nestjs/config';
+import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
+import { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
+import { ChunkSearchRepository } from './chunk-search.repository';
 import { RetrievalService } from './retrieval.service';
 import { RetrieveController } from './retrieve.controller';
+import { TermStatsRepository } from './term-stats.repository';
+import { vectorConfigFrom } from './vector-config';
+import { VectorSearch } from './vector-search';
 
 /** The one ranking path: POST /api/kb/retrieve here, and RetrievalService for the chat and the MCP search tools. */
 @Module({
   controllers: [RetrieveController],
-  providers: [RetrievalService, OutputGuard],
+  providers: [
+    RetrievalService,
+    ChunkSearchRepository,
+    TermStatsRepository,
+    SynonymsRepository,
+    ChunkEmbeddingsRepository,
+    {
+      provide: VectorSearch,
+      useFactory: (embeddings: ChunkEmbeddingsRepository, config: ConfigService) => new VectorSearch(embeddings, vectorConfigFrom(config)),
+      inject: [ChunkEmbeddingsRepository, ConfigService],
+    },
+  ],
   exports: [RetrievalService],
 })
 export class RetrievalModule {}

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { Clock } from '@platform/runtime';
 import { contentTerms, quoteLexeme } from './query-terms';
 
 /** One synonym set of a tenant; a null project applies to every project. */
@@ -17,6 +17,11 @@ export type Alternatives = Map<string, string[][]>;
 const TTL_MS = 30_000;
 const MAX_TENANTS = 10_000;
 
+/** Where a tenant's synonym sets are read (kb_synonym_sets, written by the curation routes). */
+export interface SynonymSetSource {
+  setsOf(tenantId: string): Promise<SynonymSet[]>;
+}
+
 /**
  * The synonym sets of each tenant, cached per process. RetrievalService is provided by several
  * modules (chat, conversations, the widget, MCP), so the cache is one object shared by all its
@@ -25,12 +30,12 @@ const MAX_TENANTS = 10_000;
 export class SynonymCache {
   private readonly byTenant = new Map<string, { sets: SynonymSet[]; until: number }>();
 
-  async setsOf(db: DataSource, tenantId: string): Promise<SynonymSet[]> {
+  async setsOf(source: SynonymSetSource, clock: Clock, tenantId: string): Promise<SynonymSet[]> {
     const hit = this.byTenant.get(tenantId);
-    if (hit && Date.now() < hit.until) return hit.sets;
-    const sets: SynonymSet[] = await db.query('SELECT project_key, terms FROM kb_synonym_sets WHERE tenant_id = $1 ORDER BY id', [tenantId]);
+    if (hit && clock.nowMs() < hit.until) return hit.sets;
+    const sets = await source.setsOf(tenantId);
     this.byTenant.delete(tenantId);
-    this.byTenant.set(tenantId, { sets, until: Date.now() + TTL_MS });
+    this.byTenant.set(tenantId, { sets, until: clock.nowMs() + TTL_MS });
     while (this.byTenant.size > MAX_TENANTS) this.byTenant.delete(this.byTenant.keys().next().value!);
     return sets;
   }

@@ -1,4 +1,6 @@
+import type { ConfigService } from '@nestjs/config';
 import { createEmbeddingsProvider, EmbeddingsProvider } from '@platform/llm';
+import { kbEnv } from '../kb-config';
 
 export interface VectorConfig {
   /** Null when no provider is configured: retrieval and indexing stay lexical. */
@@ -7,7 +9,8 @@ export interface VectorConfig {
   minSimilarity: number;
 }
 
-type Env = Record<string, string | undefined>;
+/** The settings as named variables: the raw environment's strings or the validated config's values. */
+type Env = Record<string, string | number | undefined>;
 
 function intSetting(env: Env, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
@@ -22,7 +25,7 @@ function intSetting(env: Env, name: string, min: number, max: number): number | 
  * bad value stops the process at start, naming the variable. The base URL and key fall back to the
  * chat model's (KB_LLM_BASE_URL, KB_LLM_API_KEY): one OpenAI-compatible account usually serves both.
  */
-export function readVectorConfig(env: Env = process.env): VectorConfig {
+export function readVectorConfig(env: Env): VectorConfig {
   const kind = env['KB_EMBEDDINGS_PROVIDER'] || 'none';
   if (kind !== 'none' && kind !== 'openai') throw new Error('KB_EMBEDDINGS_PROVIDER must be one of: none, openai');
   const rawSimilarity = env['KB_VECTOR_MIN_SIMILARITY'];
@@ -32,17 +35,39 @@ export function readVectorConfig(env: Env = process.env): VectorConfig {
   const batchSize = intSetting(env, 'KB_EMBEDDINGS_BATCH_SIZE', 1, 2048);
   const dimensions = intSetting(env, 'KB_EMBEDDINGS_DIMENSIONS', 1, 16_000);
   if (kind === 'none') return { provider: null, minSimilarity };
-  const baseUrl = env['KB_EMBEDDINGS_BASE_URL'] || env['KB_LLM_BASE_URL'];
-  const model = env['KB_EMBEDDINGS_MODEL'];
+  const baseUrl = text(env['KB_EMBEDDINGS_BASE_URL']) || text(env['KB_LLM_BASE_URL']);
+  const model = text(env['KB_EMBEDDINGS_MODEL']);
   if (!baseUrl || !model) throw new Error('KB_EMBEDDINGS_PROVIDER=openai needs KB_EMBEDDINGS_MODEL and KB_EMBEDDINGS_BASE_URL (or KB_LLM_BASE_URL)');
   const provider = createEmbeddingsProvider({
     provider: 'openai-compatible',
     base_url: baseUrl,
-    api_key: env['KB_EMBEDDINGS_API_KEY'] || env['KB_LLM_API_KEY'] || undefined,
+    api_key: text(env['KB_EMBEDDINGS_API_KEY']) || text(env['KB_LLM_API_KEY']) || undefined,
     model,
     timeout_ms: timeoutMs,
     batch_size: batchSize,
     dimensions,
   });
   return { provider, minSimilarity };
+}
+
+const text = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
+
+/** The variables readVectorConfig reads. */
+const VECTOR_SETTINGS = [
+  'KB_EMBEDDINGS_PROVIDER',
+  'KB_EMBEDDINGS_BASE_URL',
+  'KB_EMBEDDINGS_API_KEY',
+  'KB_EMBEDDINGS_MODEL',
+  'KB_EMBEDDINGS_DIMENSIONS',
+  'KB_EMBEDDINGS_TIMEOUT_MS',
+  'KB_EMBEDDINGS_BATCH_SIZE',
+  'KB_VECTOR_MIN_SIMILARITY',
+  'KB_LLM_BASE_URL',
+  'KB_LLM_API_KEY',
+] as const;
+
+/** The embedding settings from kb-api's validated config (the app's ConfigService). */
+export function vectorConfigFrom(config: ConfigService): VectorConfig {
+  const env = kbEnv(config);
+  return readVectorConfig(Object.fromEntries(VECTOR_SETTINGS.map((k) => [k, env.get(k) as string | number | undefined])));
 }

@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from './retrieval.service';
+import type { RetrievedChunk } from './retrieval-types';
 import { fuseRetrieval, reciprocalRankFusion, RRF_K, VectorHit } from './vector-search';
 
 const base = { project_key: 'p', source_path: 'a.md', source_type: 'markdown', slug: 'a', title: 'A', heading_path: null, text: 't', chunk_hash: 'h' };

@@ -1,18 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { filterClauses } from './retrieval-filters';
-import type { RetrievalFilters, RetrievalResult, RetrievedChunk } from './retrieval.service';
-import { readVectorConfig, VectorConfig } from './vector-config';
+import type { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
+import type { RetrievalFilters, RetrievalResult, RetrievedChunk, VectorHit } from './retrieval-types';
+import type { VectorConfig } from './vector-config';
 
-/** A chunk found by meaning: the chunk's fields plus its cosine similarity to the question. */
-export type VectorHit = Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'> & { similarity: number };
+export type { VectorHit } from './retrieval-types';
 
 /** The constant of reciprocal-rank fusion: large enough that the top few ranks of one list do not drown the other. */
 export const RRF_K = 60;
 /** Nearest chunks read per question (the vector list fused with the lexical candidates). */
 const VECTOR_CANDIDATES = 100;
-/** How long a missing embeddings table is believed missing before it is looked up again. */
-const ABSENT_RECHECK_MS = 60_000;
 
 export interface FusionOptions {
   perDocument: number;
@@ -76,23 +72,6 @@ export function fuseRetrieval(lexical: RetrievalResult, vector: VectorHit[], o: 
   };
 }
 
-/** Whether this database holds chunk embeddings (the migration creates the table only where pgvector exists). */
-export class EmbeddingsTable {
-  private known: { exists: boolean; at: number } | null = null;
-
-  constructor(private readonly db: DataSource) {}
-
-  async exists(): Promise<boolean> {
-    if (this.known && (this.known.exists || Date.now() - this.known.at < ABSENT_RECHECK_MS)) return this.known.exists;
-    const [row] = await this.db.query(`SELECT to_regclass('kb_chunk_embeddings') IS NOT NULL AS exists`);
-    this.known = { exists: row.exists === true, at: Date.now() };
-    return this.known.exists;
-  }
-}
-
-/** pgvector's text form of a vector. */
-export const vectorLiteral = (v: number[]) => `[${v.join(',')}]`;
-
 /**
  * Nearest chunks to the question by cosine distance, over the vectors of the configured model, with
  * the chat filters and the tenant. Answers nothing (never an error) without a provider, without the
@@ -100,14 +79,11 @@ export const vectorLiteral = (v: number[]) => `[${v.join(',')}]`;
  */
 export class VectorSearch {
   private readonly logger = new Logger('VectorSearch');
-  private readonly table: EmbeddingsTable;
 
   constructor(
-    private readonly db: DataSource,
-    private readonly config: VectorConfig = readVectorConfig(),
-  ) {
-    this.table = new EmbeddingsTable(db);
-  }
+    private readonly embeddings: ChunkEmbeddingsRepository,
+    private readonly config: VectorConfig,
+  ) {}
 
   get enabled(): boolean {
     return this.config.provider !== null;
@@ -115,7 +91,7 @@ export class VectorSearch {
 
   async search(tenantId: string, question: string, filters: RetrievalFilters = {}, options: { excludeFlagged?: boolean } = {}): Promise<VectorHit[]> {
     const provider = this.config.provider;
-    if (!provider || question.trim() === '' || !(await this.table.exists())) return [];
+    if (!provider || question.trim() === '' || !(await this.embeddings.tableExists())) return [];
     let embedding: number[];
     try {
       [embedding] = await provider.embed([question]);
@@ -123,39 +99,14 @@ export class VectorSearch {
       this.logger.warn(`question not embedded, lexical retrieval only: ${(e as Error).message}`);
       return [];
     }
-    const dims = embedding.length;
-    const params: unknown[] = [tenantId, vectorLiteral(embedding), provider.model, this.config.minSimilarity];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const where = [
-      'e.tenant_id = $1',
-      'c.tenant_id = $1',
-      'd.tenant_id = $1',
-      'e.model = $3',
-      `e.dims = ${dims}`,
-      'd.deleted_at IS NULL',
-      `d.status = 'indexed'`,
-      ...filterClauses(filters, p, options),
-    ];
-    // The distance is taken on the vectors cast to the model's dimension (a whole number read from
-    // the reply, safe to inline): the form an operator's per-dimension HNSW index is built on, so
-    // the planner can use one (docs/kb-vector-retrieval.md). The floor keeps unrelated nearest
-    // neighbours out of the fusion: without it, a question the corpus cannot answer would still
-    // push its closest chunks between the lexical hits.
-    const distance = `e.embedding::vector(${dims}) <=> $2::vector(${dims})`;
-    return this.db.query(
-      `SELECT * FROM (
-         SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                c.injection_flagged AS flagged, (1 - (${distance}))::float8 AS similarity
-           FROM kb_chunk_embeddings e
-           JOIN kb_chunks c ON c.id = e.chunk_id
-           JOIN kb_documents d ON d.id = e.document_id
-          WHERE ${where.join(' AND ')}
-          ORDER BY ${distance}, c.id
-          LIMIT ${VECTOR_CANDIDATES}) nearest
-        WHERE nearest.similarity >= $4
-        ORDER BY nearest.similarity DESC, nearest.chunk_id`,
-      params,
-    );
+    return this.embeddings.nearest(tenantId, {
+      embedding,
+      model: provider.model,
+      minSimilarity: this.config.minSimilarity,
+      limit: VECTOR_CANDIDATES,
+      filters,
+      excludeFlagged: options.excludeFlagged,
+    });
   }
 }
 

@@ -12,10 +12,6 @@ const SRC = path.resolve(__dirname, '../..');
 
 /** file (relative to src/) → statements (a distinctive fragment of each) that are scoped another way. */
 const SCOPED_OTHERWISE: Record<string, Array<{ fragment: string; reason: string }>> = {
-  'app/retrieval/vector-embedder.ts': [
-    { fragment: 'WHERE ${LIVE_CHUNKS}', reason: 'LIVE_CHUNKS is `c.tenant_id = $1 AND …` (interpolated)' },
-    { fragment: 'WHERE ${where}', reason: 'where starts from LIVE_CHUNKS, the tenant filter' },
-  ],
   'app/admin-knowledge/inventory/inventory.repository.ts': [
     { fragment: 'SELECT 1 FROM kb_chunks c WHERE c.document_id = d.id', reason: 'a correlated subquery of a kb_documents row d, which the policy confines' },
   ],

@@ -32,6 +32,11 @@ export class SynonymsRepository {
     return n;
   }
 
+  /** Every set of the tenant in id order, as retrieval expands question words with them (retrieval/synonyms.ts). */
+  setsOf(tenantId: string): Promise<Array<Pick<SynonymSetRow, 'project_key' | 'terms'>>> {
+    return this.db.query('SELECT project_key, terms FROM kb_synonym_sets WHERE tenant_id = $1 ORDER BY id', [tenantId]);
+  }
+
   async find(tenantId: string, id: string): Promise<SynonymSetRow | null> {
     const [row] = await this.db.query(`SELECT ${COLUMNS} FROM kb_synonym_sets WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
     return row ?? null;

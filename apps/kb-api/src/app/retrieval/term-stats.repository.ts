@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { TermStatsRow } from './term-stats';
+
+/**
+ * The tenant's BM25 statistics (kb_term_stats, kb_chunk_totals; the chunk write triggers keep them):
+ * each question word analysed under every language the tenant's live chunks use, with its df, and
+ * each language's chunk and token totals.
+ */
+@Injectable()
+export class TermStatsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** `words` are the question words, each with its 1-based term `i` (the term itself and its one-word synonyms). */
+  lookup(tenantId: string, words: Array<{ i: number; w: string }>): Promise<TermStatsRow[]> {
+    return this.db.query(
+      // The language stays a regconfig up to the join: a cast in the join condition is not leakproof, and under the
+      // statistics table's row-level policy it would keep the primary key from being used (a scan of every tenant's terms).
+      `WITH totals AS (
+         SELECT language, chunks, tokens FROM kb_chunk_totals WHERE tenant_id = $1 AND chunks > 0),
+       lex AS (
+         SELECT DISTINCT u.i, t.language, x.lexeme
+           FROM unnest($2::int[], $3::text[]) AS u(i, w), totals t, unnest(to_tsvector(t.language, u.w)) AS x)
+       SELECT 'lexeme' AS kind, lex.i, lex.language::text AS language, lex.lexeme, coalesce(s.df, 0)::text AS n, '0' AS tokens
+         FROM lex LEFT JOIN kb_term_stats s ON s.tenant_id = $1 AND s.language = lex.language AND s.lexeme = lex.lexeme
+       UNION ALL
+       SELECT 'total', 0, language::text, '', chunks::text, tokens::text FROM totals`,
+      [tenantId, words.map((f) => f.i), words.map((f) => f.w)],
+    );
+  }
+}
