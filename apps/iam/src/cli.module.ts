@@ -7,6 +7,7 @@ import { KeysModule } from './app/keys/keys.module';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
 import { SessionsPurger } from './app/session/sessions-purger';
+import { SessionsRepository } from './app/session/sessions.repository';
 import { UsersRepository } from './app/users/users.repository';
 import { IamEnv } from './config/env';
 import { IamConfigModule } from './config/iam-config';
@@ -22,6 +23,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [SeedService, ClientSecretsService, SessionsPurger, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
+  providers: [SeedService, ClientSecretsService, SessionsPurger, SessionsRepository, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
 })
 export class CliModule {}

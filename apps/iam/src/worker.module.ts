@@ -9,6 +9,7 @@ import { ClientsModule } from './app/clients/clients.module';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { MaintenanceProcessor } from './app/maintenance.processor';
 import { SessionsPurger } from './app/session/sessions-purger';
+import { SessionsRepository } from './app/session/sessions.repository';
 import { IamEnv } from './config/env';
 import { IamConfigModule } from './config/iam-config';
 import { entities } from './data-source';
@@ -25,6 +26,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [MaintenanceProcessor, ClientSecretsService, SessionsPurger],
+  providers: [MaintenanceProcessor, ClientSecretsService, SessionsPurger, SessionsRepository],
 })
 export class WorkerModule {}

@@ -5,6 +5,7 @@ import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { DataSource } from 'typeorm';
 import { Clock } from '@platform/runtime';
 import { SessionsPurger } from '../src/app/session/sessions-purger';
+import { SessionsRepository } from '../src/app/session/sessions.repository';
 import { UsersRepository } from '../src/app/users/users.repository';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
 import { startIam } from './iam-test-env';
@@ -138,7 +139,7 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     const count = async () => (await db.query(`SELECT count(*)::int AS n FROM iam_sessions s JOIN iam_users u ON u.id = s.user_id WHERE u.email = 'hal@example.test'`))[0].n;
     expect(await count()).toBe(1);
     iam.app.get(Clock).advance(25 * 3600 * 1000);
-    expect((await new SessionsPurger(db, iam.app.get(Clock)).purge()).purged).toBeGreaterThanOrEqual(1);
+    expect((await new SessionsPurger(new SessionsRepository(db), iam.app.get(Clock)).purge()).purged).toBeGreaterThanOrEqual(1);
     expect(await count()).toBe(0);
   });
 

@@ -4,6 +4,7 @@ import { ConsentsRepository } from '../consent/consents.repository';
 import { GrantsRepository } from '../grants/grants.repository';
 import { KeysModule } from '../keys/keys.module';
 import { SessionService } from '../session/session.service';
+import { SessionsRepository } from '../session/sessions.repository';
 import { UsersRepository } from '../users/users.repository';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
@@ -14,7 +15,6 @@ import { LocalTokenVerifier } from './local-token-verifier.service';
 import { ParController } from './par.controller';
 import { PushedRequests } from './pushed-requests';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
-import { OAuthRequestCounter } from './request-counter';
 import { ResourceIndicators } from './resource-indicators';
 import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
@@ -33,16 +33,16 @@ import { UserTokensService } from './user-tokens.service';
     UserTokensService,
     LocalTokenVerifier,
     OAuthRateLimitGuard,
-    OAuthRequestCounter,
     GrantsRepository,
     UsersRepository,
     SessionService,
+    SessionsRepository,
     ConsentsRepository,
     TokenFastRoute,
     DpopProofs,
     PushedRequests,
     ResourceIndicators,
   ],
-  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, OAuthRequestCounter, AuthorizeService, SessionService, UsersRepository, ConsentsRepository],
+  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, AuthorizeService, SessionService, UsersRepository, ConsentsRepository],
 })
 export class OAuthModule {}

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomString, SecretHasher } from '@platform/crypto';
 import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
 import { Clock } from '@platform/runtime';
 import { readCookie } from './cookies';
+import { SessionsRepository } from './sessions.repository';
 import { IamConfig } from '../../config/iam-config';
 
 export const SESSION_COOKIE = 'iam_session';
@@ -23,15 +22,6 @@ export interface IamSession {
   exp: number;
 }
 
-interface SessionRow {
-  id: string;
-  user_id: string;
-  auth_time: Date;
-  aal: Aal;
-  amr: string[];
-  expires_at: Date;
-}
-
 /**
  * Interactive sessions kept in Postgres: the cookie holds a random token, the row (found by the
  * token's keyed hash) holds who signed in, when, at which assurance level and with which methods.
@@ -40,7 +30,7 @@ interface SessionRow {
 @Injectable()
 export class SessionService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly hasher: SecretHasher,
     private readonly clock: Clock,
     private readonly config: IamConfig,
@@ -49,12 +39,7 @@ export class SessionService {
   async read(req: Request): Promise<IamSession | undefined> {
     const token = readCookie(req, SESSION_COOKIE);
     if (!token) return undefined;
-    const [row]: SessionRow[] = await this.dataSource.query(
-      `SELECT s.id, s.user_id, s.auth_time, s.aal, s.amr, s.expires_at FROM iam_sessions s
-       JOIN iam_users u ON u.id = s.user_id
-       WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2 AND u.active`,
-      [this.hasher.lookupKey(token), this.clock.now()],
-    );
+    const row = await this.sessions.findLive(this.hasher.lookupKey(token), this.clock.now());
     if (!row) return undefined;
     return {
       id: row.id,
@@ -72,10 +57,7 @@ export class SessionService {
     const ttl = this.config.get('IAM_SESSION_TTL_SEC');
     const token = randomString(32);
     const now = this.clock.now();
-    await this.dataSource.query(
-      `INSERT INTO iam_sessions (token_hash, user_id, auth_time, aal, amr, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [this.hasher.lookupKey(token), s.sub, now, s.acr, s.amr, new Date(now.getTime() + ttl * 1000)],
-    );
+    await this.sessions.insert({ tokenHash: this.hasher.lookupKey(token), userId: s.sub, authTime: now, aal: s.acr, amr: s.amr, expiresAt: new Date(now.getTime() + ttl * 1000) });
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
@@ -89,13 +71,13 @@ export class SessionService {
   async raise(session: IamSession, acr: Aal, methods: string[]): Promise<void> {
     const amr = [...new Set([...session.amr, ...methods, 'mfa'])];
     const aal = AAL_RANK[acr] > AAL_RANK[session.acr] ? acr : session.acr;
-    await this.dataSource.query(`UPDATE iam_sessions SET aal = $2, amr = $3, auth_time = $4 WHERE id = $1`, [session.id, aal, amr, this.clock.now()]);
+    await this.sessions.raise(session.id, aal, amr, this.clock.now());
   }
 
   async end(req: Request, res: Response): Promise<void> {
     const token = readCookie(req, SESSION_COOKIE);
     if (token) {
-      await this.dataSource.query(`UPDATE iam_sessions SET ended_at = $2 WHERE token_hash = $1 AND ended_at IS NULL`, [this.hasher.lookupKey(token), this.clock.now()]);
+      await this.sessions.end(this.hasher.lookupKey(token), this.clock.now());
     }
     res.clearCookie(SESSION_COOKIE, { path: '/' });
   }

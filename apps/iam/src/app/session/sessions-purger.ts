@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '@platform/runtime';
+import { SessionsRepository } from './sessions.repository';
 
 /** Ended or expired sessions are kept a day (for support questions), then deleted. */
 const KEEP_MS = 24 * 3600 * 1000;
@@ -9,13 +8,12 @@ const KEEP_MS = 24 * 3600 * 1000;
 @Injectable()
 export class SessionsPurger {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
   ) {}
 
   async purge(): Promise<{ purged: number }> {
     const cutoff = new Date(this.clock.now().getTime() - KEEP_MS);
-    const [, purged] = await this.dataSource.query('DELETE FROM iam_sessions WHERE expires_at < $1 OR ended_at < $1', [cutoff]);
-    return { purged };
+    return { purged: await this.sessions.purgeBefore(cutoff) };
   }
 }
