@@ -44,7 +44,7 @@ export class IdentityLinksController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Removes a link; the identity stops acting as the user at once (`can:manageMcpTools`)' })
-  @ApiRowIdParam('id', 'Identity link id')
+  @ApiRowIdParam('Identity link id')
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiResponse({ status: 404, description: "Unknown or another tenant's link", type: ErrorBody })
   @HttpCode(204)

@@ -37,7 +37,7 @@ export class MembershipsController {
 
   @Get('users/:user/memberships')
   @ApiOperation({ summary: "A user's project memberships in the active tenant", description: `${G1} \`search\` matches the project key.` })
-  @ApiRowIdParam('user', 'User id (of the active tenant)')
+  @ApiRowIdParam('User id (of the active tenant)', 'user')
   @ApiPage(MembershipViewDto, 'A page of memberships')
   @ApiNotFound('user')
   @ApiValidationFailed()
@@ -50,7 +50,7 @@ export class MembershipsController {
     summary: 'Adds the user to a project of the active tenant',
     description: `${G1} 422 \`errors.project_key\` when the project does not exist in the tenant or the user is already a member.`,
   })
-  @ApiRowIdParam('user', 'User id (of the active tenant)')
+  @ApiRowIdParam('User id (of the active tenant)', 'user')
   @ApiData(MembershipViewDto, { status: 201, description: 'Created' })
   @ApiNotFound('user')
   @ApiValidationFailed()
@@ -65,7 +65,7 @@ export class MembershipsController {
 
   @Get('memberships/:id')
   @ApiOperation({ summary: 'One membership of the active tenant', description: G1 })
-  @ApiRowIdParam('id', 'Membership id (of the active tenant)')
+  @ApiRowIdParam('Membership id (of the active tenant)')
   @ApiData(MembershipViewDto, { description: 'The membership' })
   @ApiNotFound('membership')
   async show(@Param('id', membershipId) id: string, @Req() req: KbRequest) {
@@ -74,7 +74,7 @@ export class MembershipsController {
 
   @Patch('memberships/:id')
   @ApiOperation({ summary: "Changes a membership's role or scope", description: OUTRANKED })
-  @ApiRowIdParam('id', 'Membership id (of the active tenant)')
+  @ApiRowIdParam('Membership id (of the active tenant)')
   @ApiData(MembershipViewDto, { description: 'The updated membership' })
   @ApiNotFound('membership')
   @ApiValidationFailed()
@@ -84,7 +84,7 @@ export class MembershipsController {
 
   @Delete('memberships/:id')
   @ApiOperation({ summary: 'Removes a membership', description: OUTRANKED })
-  @ApiRowIdParam('id', 'Membership id (of the active tenant)')
+  @ApiRowIdParam('Membership id (of the active tenant)')
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFound('membership')
   @HttpCode(204)

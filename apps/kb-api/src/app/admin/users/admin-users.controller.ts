@@ -45,7 +45,7 @@ export class AdminUsersController {
 
   @Get(':user')
   @ApiOperation({ summary: 'One user of the active tenant', description: G1 })
-  @ApiRowIdParam('user', 'User id (of the active tenant)')
+  @ApiRowIdParam('User id (of the active tenant)', 'user')
   @ApiData(UserViewDto, { description: 'The user' })
   @ApiNotFound('user')
   async show(@Param('user', userRowId) id: string, @Req() req: KbRequest) {
@@ -57,7 +57,7 @@ export class AdminUsersController {
     summary: 'Changes name, email, active and the role set in the active tenant',
     description: `${G1} \`roles\` replaces the set. \`active: false\` deactivates as the deactivate route does. ${ESCALATION} Deactivating yourself answers 403 \`cannot_deactivate_self\`.`,
   })
-  @ApiRowIdParam('user', 'User id (of the active tenant)')
+  @ApiRowIdParam('User id (of the active tenant)', 'user')
   @ApiData(UserViewDto, { description: 'The updated user' })
   @ApiNotFound('user')
   @ApiValidationFailed()
@@ -70,7 +70,7 @@ export class AdminUsersController {
     summary: 'Deactivates the account and ends all its sessions and personal access tokens',
     description: `${G1} The account is global: it can no longer sign in anywhere. 403 \`cannot_deactivate_self\` for yourself; 403 \`role_escalation_forbidden\` when the user outranks you.`,
   })
-  @ApiRowIdParam('user', 'User id (of the active tenant)')
+  @ApiRowIdParam('User id (of the active tenant)', 'user')
   @ApiData(UserViewDto, { description: 'The deactivated user' })
   @ApiNotFound('user')
   @HttpCode(200)
