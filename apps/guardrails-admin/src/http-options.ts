@@ -5,6 +5,7 @@ import type { HttpAppOptions } from '@platform/runtime';
 import type { Request } from 'express';
 import { envelope, GuardrailsEnvelopeFilter } from './app/api/envelope';
 import { GuardrailsAdminEnv } from './config/env';
+import { OPENAPI_SPEC } from './openapi-spec';
 
 /**
  * Errors raised before routing (a malformed or oversized JSON body, an unknown path) under the API
@@ -30,4 +31,6 @@ export const httpOptions: HttpAppOptions = {
   // Every route is authenticated and takes the same limit; requests Node's parser refuses (their
   // path unknown) answer in the API's error envelope, where nearly all traffic goes.
   edge: { clientErrorBody: (_status, code, message) => envelope('error', { error: code, message }) },
+  // GET <api.prefix>/openapi.json serves the document generated from this app.
+  openapi: OPENAPI_SPEC,
 };

@@ -1,35 +1,50 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ServedOpenApiDocument } from '@platform/runtime';
 import { undocumentedRoutes, unservedOperations } from '@platform/testing';
-import { GUARDRAILS_OPENAPI } from '../src/app/api/openapi';
+import { OPENAPI_ENV } from '../src/openapi-spec';
 import { startGuardrailsAdminWithIssuer } from './guardrails-test-env';
 
-describe('guardrails-admin OpenAPI document', () => {
-  it('is committed unchanged at docs/api/guardrails-admin.openapi.json (npm run openapi)', () => {
-    const committed = JSON.parse(readFileSync(join(__dirname, '../../../docs/api/guardrails-admin.openapi.json'), 'utf8'));
-    expect(committed).toEqual(JSON.parse(JSON.stringify(GUARDRAILS_OPENAPI)));
+type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+
+describe('guardrails-admin OpenAPI document (generated from the controllers and DTOs)', () => {
+  let running: Awaited<ReturnType<typeof startGuardrailsAdminWithIssuer>>;
+  let served: Doc;
+  beforeAll(async () => {
+    running = await startGuardrailsAdminWithIssuer(OPENAPI_ENV);
+    served = running.svc.app.get(ServedOpenApiDocument).document() as unknown as Doc;
+  });
+  afterAll(() => running?.stop());
+
+  // A new route fails the build until its controller documents it.
+  it('documents every route the app registers', () => {
+    expect(undocumentedRoutes(running.svc.app, served)).toEqual([]);
   });
 
-  describe('against the booted app (API enabled, default prefix)', () => {
-    let running: Awaited<ReturnType<typeof startGuardrailsAdminWithIssuer>>;
-    beforeAll(async () => {
-      running = await startGuardrailsAdminWithIssuer({ GUARDRAILS_API_ENABLED: 'true' });
-    });
-    afterAll(() => running?.stop());
+  it('lists no operation the app does not serve', () => {
+    expect(unservedOperations(running.svc.app, served)).toEqual([]);
+  });
 
-    // A new route fails the build until the document lists it.
-    it('documents every route the app registers', () => {
-      expect(undocumentedRoutes(running.svc.app, GUARDRAILS_OPENAPI)).toEqual([]);
-    });
+  it('is committed unchanged at docs/api/guardrails-admin.openapi.json (npm run openapi)', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '../../../docs/api/guardrails-admin.openapi.json'), 'utf8'));
+    expect(JSON.parse(JSON.stringify(served))).toEqual(committed);
+  });
 
-    it('lists no operation the app does not serve', () => {
-      expect(unservedOperations(running.svc.app, GUARDRAILS_OPENAPI)).toEqual([]);
-    });
+  it('lists the routes under the default api.prefix, path parameters declared', () => {
+    for (const [path, item] of Object.entries(served.paths)) {
+      expect(path.startsWith('/guardrails/api/')).toBe(true);
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      for (const op of Object.values(item)) {
+        expect([path, (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort()]).toEqual([path, inPath]);
+      }
+    }
+  });
 
-    it('is served under the API prefix without a token', async () => {
-      const r = await fetch(`${running.svc.url}/guardrails/api/openapi.json`);
-      expect(r.status).toBe(200);
-      expect(((await r.json()) as { openapi: string }).openapi).toBe('3.1.0');
-    });
+  it('is served under the API prefix without a token, as generated', async () => {
+    const r = await fetch(`${running.svc.url}/guardrails/api/openapi.json`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { openapi: string };
+    expect(body.openapi).toBe('3.1.0');
+    expect(body).toEqual(JSON.parse(JSON.stringify(served)));
   });
 });

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import {
@@ -15,7 +16,12 @@ import type { Request } from 'express';
 import { GUARDRAILS, GUARDRAILS_STORES } from '../runtime/guardrails-runtime.module';
 import { ApiMiddlewareGuard } from './api-middleware.guard';
 import { envelope, GuardrailsApiError, GuardrailsEnvelopeFilter } from './envelope';
-import { QueryParams } from './query-params';
+import { AuditListQuery, FirewallQuery, PageQuery, WindowQuery } from './dto/list-queries';
+import { ApprovalDecisionBody, SettingsUpdateBody } from './dto/request-bodies';
+import * as schemas from './dto/response-schemas';
+import { ApiEnvelope, ApiEnvelopeError, ApiGuarded, ApiInvalidQuery } from './dto/response-schemas';
+import { TryScreenBody, TrySanitizeBody } from './dto/try-bodies';
+import { EndpointBody, EndpointQuery } from './validated-input';
 import { auditDetail, auditListItem, firewallItem, settingChange } from './views';
 
 const HOUR = 3_600_000;
@@ -27,9 +33,9 @@ type AuthedRequest = Request & { principal?: Principal };
 const actorOf = (req: AuthedRequest): string | null => req.principal?.sub ?? null;
 
 /** A [from, to] window from the query: default the trailing `defaultDays`; at most `maxDays`. */
-function windowOf(params: QueryParams, now: Date, defaultDays: number, maxDays: number): { from: Date; to: Date } {
-  const to = params.date('to', true) ?? now;
-  let from = params.date('from') ?? new Date(to.getTime() - defaultDays * DAY);
+function windowOf(query: WindowQuery, now: Date, defaultDays: number, maxDays: number): { from: Date; to: Date } {
+  const to = query.to ?? now;
+  let from = query.from ?? new Date(to.getTime() - defaultDays * DAY);
   if (to.getTime() - from.getTime() > maxDays * DAY) from = new Date(to.getTime() - maxDays * DAY);
   return { from, to };
 }
@@ -38,6 +44,8 @@ function windowOf(params: QueryParams, now: Date, defaultDays: number, maxDays: 
  * The guardrails admin API (spec area B), mounted under `api.prefix` only when `api.enabled`. Every
  * route passes the host middleware of `api.middleware` and answers in the v1 envelope.
  */
+@ApiTags('guardrails')
+@ApiGuarded()
 @Controller()
 @UseGuards(ApiMiddlewareGuard)
 @UseFilters(GuardrailsEnvelopeFilter)
@@ -52,6 +60,8 @@ export class GuardrailsApiController {
   ) {}
 
   @Get('overview')
+  @ApiOperation({ summary: 'Per-control state, 12-hour spark, 24-hour totals, ruleset version' })
+  @ApiEnvelope('overview', schemas.overviewData)
   async overview() {
     const now = this.clock.now();
     const [spark, totals, pending] = await Promise.all([
@@ -70,33 +80,31 @@ export class GuardrailsApiController {
   }
 
   @Get('audit')
-  async auditList(@Query() query: Record<string, unknown>) {
-    const p = new QueryParams(query, 'audit-list');
-    const q = {
-      limit: p.limit(),
-      cursor: p.positiveInt('cursor'),
-      blocked: p.boolean('blocked'),
-      rule_id: p.string('rule_id', 200) || undefined,
-      principal_id: p.string('principal_id', 200) || undefined,
-      q: p.string('q', 500) || undefined,
-      from: p.date('from'),
-      to: p.date('to', true),
-    };
-    p.done();
+  @ApiOperation({ summary: 'Screened prompts, newest first (keyset pages)' })
+  @ApiQuery({ type: AuditListQuery })
+  @ApiEnvelope('audit-list', schemas.auditListData)
+  @ApiInvalidQuery('audit-list')
+  async auditList(@EndpointQuery('audit-list') q: AuditListQuery) {
     const page = await this.stores.audit.list(q);
     return envelope('audit-list', { entries: page.entries.map(auditListItem), next_cursor: page.next_cursor, limit: q.limit });
   }
 
   @Get('audit/trend')
-  async auditTrend(@Query() query: Record<string, unknown>) {
-    const p = new QueryParams(query, 'audit-trend');
-    const { from, to } = windowOf(p, this.clock.now(), 30, 366);
-    p.done();
+  @ApiOperation({ summary: 'Per-UTC-day counts; total = blocked + allowed, observed ⊆ allowed', description: 'Default window: the trailing 30 days; at most 366.' })
+  @ApiQuery({ type: WindowQuery })
+  @ApiEnvelope('audit-trend', schemas.auditTrendData)
+  @ApiInvalidQuery('audit-trend')
+  async auditTrend(@EndpointQuery('audit-trend') query: WindowQuery) {
+    const { from, to } = windowOf(query, this.clock.now(), 30, 366);
     const points = from <= to ? await this.stores.audit.trend({ from, to }) : [];
     return envelope('audit-trend', { from: from.toISOString(), to: to.toISOString(), points });
   }
 
   @Get('audit/:id')
+  @ApiOperation({ summary: 'One screened prompt in full with the matched span' })
+  @ApiParam({ name: 'id', schema: { type: 'integer', minimum: 1 }, description: 'An audit entry id' })
+  @ApiEnvelope('audit-detail', schemas.auditDetailData)
+  @ApiEnvelopeError(404, 'No such entry', 'audit-detail')
   async auditDetail(@Param('id') id: string) {
     const entry = /^[1-9][0-9]{0,15}$/.test(id) ? await this.stores.audit.get(Number(id)) : null;
     if (!entry) throw new GuardrailsApiError(404, 'audit-detail', { error: 'not_found', message: `no audit entry ${id}` });
@@ -104,44 +112,56 @@ export class GuardrailsApiController {
   }
 
   @Get('firewall')
-  async firewall(@Query() query: Record<string, unknown>) {
-    const p = new QueryParams(query, 'firewall');
-    const q = {
-      limit: p.limit(),
-      cursor: p.positiveInt('cursor'),
-      principal_id: p.string('principal_id', 200) || undefined,
-      q: p.string('q', 500) || undefined,
-      from: p.date('from'),
-      to: p.date('to', true),
-    };
-    p.done();
+  @ApiOperation({ summary: 'Tool-firewall rejections, newest first (keyset pages)' })
+  @ApiQuery({ type: FirewallQuery })
+  @ApiEnvelope('firewall', schemas.firewallData)
+  @ApiInvalidQuery('firewall')
+  async firewall(@EndpointQuery('firewall') q: FirewallQuery) {
     const page = await this.stores.firewallLog.list(q);
     return envelope('firewall', { entries: page.entries.map(firewallItem), next_cursor: page.next_cursor, limit: q.limit });
   }
 
   @Get('output/stats')
-  async outputStats(@Query() query: Record<string, unknown>) {
-    const p = new QueryParams(query, 'output-stats');
-    const { from, to } = windowOf(p, this.clock.now(), 30, 366);
-    p.done();
+  @ApiOperation({ summary: 'Output-sanitization counts over a window (default 30 days)', description: 'At most 366 days; an inverted window covers nothing.' })
+  @ApiQuery({ type: WindowQuery })
+  @ApiEnvelope('output-stats', schemas.outputStatsData)
+  @ApiInvalidQuery('output-stats')
+  async outputStats(@EndpointQuery('output-stats') query: WindowQuery) {
+    const { from, to } = windowOf(query, this.clock.now(), 30, 366);
     // An inverted window is not swapped: it covers nothing.
     const counts = from <= to ? await this.stores.outputStats.totals({ from, to }) : emptyOutputCounts();
     return envelope('output-stats', { from: from.toISOString(), to: to.toISOString(), counts, total: totalOf(counts) });
   }
 
   @Get('approvals')
+  @ApiOperation({ summary: 'Pending human approvals (newest 50) with the parked tool and its scoped arguments' })
+  @ApiEnvelope('approval-list', schemas.approvalListData)
   async approvals() {
     return envelope('approval-list', { pending: await this.guardrails.listPendingApprovals(), hitl_available: this.guardrails.hitlAvailable });
   }
 
   @Post('approvals/:token/approve')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Approve: the parked call runs once, in the host that owns the tool' })
+  @ApiParam({ name: 'token', schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-.]{1,200}$' }, description: 'The approval token' })
+  @ApiBody({ type: ApprovalDecisionBody, required: false })
+  @ApiEnvelope('approval-decision', schemas.decisionData)
+  @ApiEnvelopeError(404, 'Malformed token', 'approval-decision')
+  @ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision')
+  @ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision')
   approve(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     return this.decide(token, 'approve', body, req);
   }
 
   @Post('approvals/:token/reject')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Reject: the parked call is discarded' })
+  @ApiParam({ name: 'token', schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-.]{1,200}$' }, description: 'The approval token' })
+  @ApiBody({ type: ApprovalDecisionBody, required: false })
+  @ApiEnvelope('approval-decision', schemas.decisionData)
+  @ApiEnvelopeError(404, 'Malformed token', 'approval-decision')
+  @ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision')
+  @ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision')
   reject(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     return this.decide(token, 'reject', body, req);
   }
@@ -157,11 +177,20 @@ export class GuardrailsApiController {
   }
 
   @Get('settings')
+  @ApiOperation({ summary: 'Effective value of every allow-listed setting (defaults overlaid with stored overrides), nested by group' })
+  @ApiEnvelope('settings', schemas.settingsData)
   async getSettings() {
     return envelope('settings', { settings: nestSettings(await this.settings.effective()) });
   }
 
   @Put('settings')
+  @ApiOperation({
+    summary: 'Store overrides: all or nothing; non-overridable keys dropped; one change record per effective change; SettingsChanged published',
+  })
+  @ApiBody({ type: SettingsUpdateBody })
+  @ApiEnvelope('settings', schemas.settingsUpdatedData)
+  @ApiEnvelopeError(422, 'A value is malformed; data.errors is keyed settings.<dotted.key>; nothing stored', 'settings')
+  @ApiEnvelopeError(503, 'The store failed; nothing changed', 'settings')
   async putSettings(@Body() body: unknown, @Req() req: AuthedRequest) {
     let result;
     try {
@@ -179,35 +208,32 @@ export class GuardrailsApiController {
   }
 
   @Get('settings/changes')
-  async settingsChanges(@Query() query: Record<string, unknown>) {
-    const p = new QueryParams(query, 'settings-changes');
-    const q = { limit: p.limit(), cursor: p.positiveInt('cursor') };
-    p.done();
+  @ApiOperation({ summary: 'Append-only change log, newest first' })
+  @ApiQuery({ type: PageQuery })
+  @ApiEnvelope('settings-changes', schemas.settingsChangesData)
+  @ApiInvalidQuery('settings-changes')
+  async settingsChanges(@EndpointQuery('settings-changes') q: PageQuery) {
     const page = await this.settings.listChanges(q);
     return envelope('settings-changes', { changes: page.entries.map(settingChange), next_cursor: page.next_cursor, limit: q.limit });
   }
 
   @Post('try/screen')
   @HttpCode(200)
-  async tryScreen(@Body() body: unknown) {
-    const prompt = stringField(body, 'prompt', 'try-screen');
-    return envelope('try-screen', await this.guardrails.tryScreen(prompt));
+  @ApiOperation({ summary: 'Screen a prompt with the live settings; nothing is persisted' })
+  @ApiBody({ type: TryScreenBody })
+  @ApiEnvelope('try-screen', schemas.tryScreenData)
+  @ApiEnvelopeError(422, 'prompt is not a string', 'try-screen')
+  async tryScreen(@EndpointBody('try-screen') body: TryScreenBody) {
+    return envelope('try-screen', await this.guardrails.tryScreen(body.prompt));
   }
 
   @Post('try/sanitize')
   @HttpCode(200)
-  trySanitize(@Body() body: unknown) {
-    const text = stringField(body, 'text', 'try-sanitize');
-    return envelope('try-sanitize', this.guardrails.trySanitize(text));
+  @ApiOperation({ summary: 'Run a text through HTML handling, markdown defanging and PII redaction; nothing is persisted' })
+  @ApiBody({ type: TrySanitizeBody })
+  @ApiEnvelope('try-sanitize', schemas.trySanitizeData)
+  @ApiEnvelopeError(422, 'text is not a string', 'try-sanitize')
+  trySanitize(@EndpointBody('try-sanitize') body: TrySanitizeBody) {
+    return envelope('try-sanitize', this.guardrails.trySanitize(body.text));
   }
-}
-
-/** A sandbox body field: absent means "", anything but a string is a 422 naming the field. */
-function stringField(body: unknown, field: string, endpoint: 'try-screen' | 'try-sanitize'): string {
-  const value = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[field] : undefined;
-  if (value === undefined) return '';
-  if (typeof value !== 'string') {
-    throw new GuardrailsApiError(422, endpoint, { error: 'validation_failed', message: `${field} must be a string`, errors: { [field]: ['must be a string'] } });
-  }
-  return value;
 }

@@ -1,4 +1,5 @@
 import { CanActivate, DynamicModule, Module } from '@nestjs/common';
+import { MODULE_PATH } from '@nestjs/common/constants';
 import { RouterModule } from '@nestjs/core';
 import { AuthModule } from '@platform/auth';
 import { resolveApiMiddleware } from './api-access';
@@ -30,6 +31,11 @@ export class GuardrailsApiModule {
         ApiMiddlewareGuard,
       ],
     };
+    // RouterModule mounts the routes of a running app under the prefix. It records the path when it
+    // is instantiated, which the OpenAPI generator's preview scan never does; the module's own path
+    // metadata (the fallback both Nest's router and @nestjs/swagger read) carries it there too, so
+    // the generated document lists the URLs clients call.
+    Reflect.defineMetadata(MODULE_PATH, `/${config.prefix.replace(/^\/+|\/+$/g, '')}`, GuardrailsApiModule);
     return [api, RouterModule.register([{ path: config.prefix, module: GuardrailsApiModule }])];
   }
 }
