@@ -16,6 +16,7 @@ import { KbIdentityLinks1764210000000 } from './1764210000000-identity-links';
 import { KbBm25TermStats1764225000000 } from './1764225000000-bm25-term-stats';
 import { KbIndirectInjection1764235000000 } from './1764235000000-indirect-injection';
 import { KbBm25StatsStatementTriggers1764245000000 } from './1764245000000-bm25-stats-statement-triggers';
+import { KbChunkTokenCount1764255000000 } from './1764255000000-chunk-token-count';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   KbBm25TermStats1764225000000,
   KbIndirectInjection1764235000000,
   KbBm25StatsStatementTriggers1764245000000,
+  KbChunkTokenCount1764255000000,
 ];

@@ -91,11 +91,13 @@ export class ChunkSearchRepository {
           LIMIT ${limit})`;
     });
     // Each query is parsed once per language (q). The prefiltered chunks' vectors are detoasted once
-    // (tv) and walked once (a): the walk counts the chunk's tokens (its length, as kb_tsv_tokens counts
-    // them) and keeps the weighted frequency of the question's lexemes (a position's weight says title,
-    // heading path or text) for BM25; a second walk for the length alone cost a third of the ranking
-    // over 100,000 chunks (docs/benchmarks.md). Each term is tested against tv for the IDF weight of
-    // the terms the chunk contains (coverage and grounding).
+    // (tv). BM25 takes the chunk's length from `tokens` (stored at write time, KbChunkTokenCount) and
+    // the weighted frequency of the question's lexemes (a position's weight says title, heading path or
+    // text) from the vector cut down to those lexemes (a): ts_delete removes every other lexeme, in C,
+    // so only the question's few lexemes are unnested. Unnesting the whole vector (every lexeme's
+    // positions and weights) for both was most of the ranking's time over 100,000 chunks
+    // (docs/benchmarks.md). Each term is tested against tv for the IDF weight of the terms the chunk
+    // contains (coverage and grounding).
     return this.withoutJit((run) =>
       run<RankedCandidate[]>(
         `WITH ${tierCtes.join(',\n')},
@@ -116,16 +118,15 @@ export class ChunkSearchRepository {
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, t.rank
+                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, c.tokens, t.rank
                FROM (${r.tiers.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
                JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
            JOIN q ON q.cfg = x.language, p,
            LATERAL (
-             SELECT sum(coalesce(array_length(u.positions, 1), 1)) AS dl,
-                    array_agg(u.lexeme) FILTER (WHERE u.lexeme = ANY($6::text[])) AS lexemes,
-                    array_agg((SELECT sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) FROM unnest(u.weights) AS w(w)))
-                      FILTER (WHERE u.lexeme = ANY($6::text[])) AS tfs
-               FROM unnest(x.tv) AS u) a) y
+             SELECT x.tokens AS dl,
+                    array_agg(u.lexeme) AS lexemes,
+                    array_agg((SELECT sum(CASE w.w WHEN 'A' THEN p.v[3] WHEN 'B' THEN p.v[4] ELSE 1 END) FROM unnest(u.weights) AS w(w))) AS tfs
+               FROM unnest(ts_delete(x.tv, tsvector_to_array(ts_delete(x.tv, $6::text[])))) AS u) a) y
         ORDER BY y.bm25 DESC, y.matched DESC, y.chunk_id
         LIMIT ${Math.trunc(r.limit)}`,
         params,
