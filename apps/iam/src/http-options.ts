@@ -3,6 +3,7 @@ import { ProblemDetailsFilter } from '@platform/observability';
 import type { HttpAppOptions } from '@platform/runtime';
 import type { Request } from 'express';
 import { OAuthErrorFilter } from './app/oauth/oauth-error';
+import { OPENAPI_SPEC } from './openapi-spec';
 
 const OAUTH_PREFIX = '/oauth/';
 
@@ -28,6 +29,8 @@ const SMALL_BODY_BYTES = 16 * 1024;
 /** How main.ts starts the HTTP app (tests boot it the same way). */
 export const httpOptions: HttpAppOptions = {
   filter: new IamErrorFilter(),
+  // GET /api/iam/openapi.json serves the document generated from this app.
+  openapi: OPENAPI_SPEC,
   edge: {
     bodyLimits: [{ paths: ['/oauth/token', '/oauth/revoke', '/oauth/introspect', '/login', '/login/second-factor', '/login/step-up'], bytes: SMALL_BODY_BYTES }],
   },

@@ -19,6 +19,10 @@ export const ApiProblem = (status: number, description: string) =>
 /** A sign-in page answer: HTML, its errors too (the message shows next to the field). */
 export const ApiHtmlPage = (status: number, description: string) => ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
 
+/** A static asset of the sign-in pages (CSS, JavaScript). */
+export const ApiAsset = (mediaType: string, description: string) =>
+  ApiResponse({ status: 200, description, content: { [mediaType]: { schema: { type: 'string' } } } });
+
 /** A redirect (Location says where). */
 export const ApiRedirect = (status: number, description: string) => ApiResponse({ status, description });
 

@@ -1,5 +1,8 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiFormBody, ApiHtmlPage, ApiRedirect, ApiReturnTo, ApiSession } from '../api-docs';
+import { ConsentForm } from '../login/dto/page-forms';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { CsrfService } from '../login/csrf.service';
@@ -30,6 +33,8 @@ function identity(client: OAuthClient): Html {
 }
 
 /** Asks the user before a third-party client gets tokens; first-party clients never come here. */
+@ApiTags('Sign-in pages')
+@ApiSession()
 @Controller('login/consent')
 export class ConsentController {
   constructor(
@@ -59,6 +64,10 @@ export class ConsentController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'Consent page for a third-party client' })
+  @ApiReturnTo('The authorization request (`/oauth/authorize?…`) to consent to')
+  @ApiHtmlPage(200, 'The scopes to allow, or the sign-in page without a session')
+  @ApiHtmlPage(400, 'The authorization request is not valid')
   async page(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
     const session = await this.sessions.read(req);
     const request = await this.request(returnTo);
@@ -79,6 +88,11 @@ ${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
   }
 
   @Post()
+  @ApiOperation({ summary: 'Allow or deny; a denial goes back to the client as access_denied' })
+  @ApiFormBody(ConsentForm)
+  @ApiRedirect(303, 'Back to the authorization request, or to the client with access_denied')
+  @ApiHtmlPage(400, 'The authorization request is not valid')
+  @ApiHtmlPage(403, 'The form expired (CSRF)')
   async decide(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, unknown>): Promise<void> {
     const session = await this.sessions.read(req);
     const request = await this.request(form['return_to']);

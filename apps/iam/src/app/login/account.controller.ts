@@ -1,5 +1,8 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiFormBody, ApiHtmlPage, ApiRedirect, ApiSession } from '../api-docs';
+import { CsrfForm, PasskeyRemovalForm, TotpConfirmForm } from './dto/page-forms';
 import { AccountAccess, AccountAccessService } from './account-access';
 import { CsrfService } from './csrf.service';
 import { formText } from './form-text';
@@ -16,7 +19,18 @@ const NOTICES: Record<string, string> = {
   'passkey-removed': 'Passkey removed.',
 };
 
+/** Changing a factor: a recent second factor first, the page's CSRF token, then back to the account. */
+const AccountChange = (summary: string, form: new () => unknown) =>
+  applyDecorators(
+    ApiOperation({ summary, description: 'Needs a session that proved a second factor recently; otherwise the browser goes to sign in or step up.' }),
+    ApiFormBody(form),
+    ApiRedirect(303, 'Done, or to sign in or step up first'),
+    ApiHtmlPage(403, 'The form expired (CSRF)'),
+  );
+
 /** The signed-in user's security page: authenticator app (TOTP) and passkeys. */
+@ApiTags('Sign-in pages')
+@ApiSession()
 @Controller('login/account')
 export class AccountController {
   constructor(
@@ -46,6 +60,11 @@ export class AccountController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'Account page: authenticator app, passkeys, sign out' })
+  @ApiQuery({ name: 'added', required: false, enum: ['passkey'], description: 'Confirms a passkey was added' })
+  @ApiQuery({ name: 'done', required: false, enum: ['totp-off', 'passkey-removed'], description: 'Confirms a change' })
+  @ApiHtmlPage(200, 'The account')
+  @ApiRedirect(303, 'To sign in without a session')
   async overview(@Req() req: Request, @Res() res: Response, @Query('added') added: unknown, @Query('done') done: unknown): Promise<void> {
     const access = await this.require(req, res, false);
     if (!access) return;
@@ -80,6 +99,7 @@ ${this.pages.passkeyButton('register', 'Add a passkey', '/login/account')}
   }
 
   @Post('totp/start')
+  @AccountChange('Starts TOTP enrolment', CsrfForm)
   async startTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;
@@ -88,6 +108,9 @@ ${this.pages.passkeyButton('register', 'Add a passkey', '/login/account')}
   }
 
   @Get('totp')
+  @ApiOperation({ summary: 'TOTP enrolment page: QR code and key' })
+  @ApiHtmlPage(200, 'The enrolment')
+  @ApiRedirect(303, 'To sign in, or to the account when no enrolment is started')
   async totpPage(@Req() req: Request, @Res() res: Response): Promise<void> {
     const access = await this.require(req, res, false);
     if (!access) return;
@@ -112,6 +135,9 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   }
 
   @Post('totp/confirm')
+  @AccountChange('Turns TOTP on with a first code; shows 10 recovery codes once', TotpConfirmForm)
+  @ApiHtmlPage(200, 'The recovery codes')
+  @ApiHtmlPage(400, 'That code is not valid')
   async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;
@@ -125,6 +151,7 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   }
 
   @Post('totp/disable')
+  @AccountChange('Turns TOTP off', CsrfForm)
   async disableTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;
@@ -133,6 +160,7 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   }
 
   @Post('passkeys/delete')
+  @AccountChange('Removes a passkey', PasskeyRemovalForm)
   async removePasskey(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
     const access = await this.require(req, res, true, form);
     if (!access) return;

@@ -1,5 +1,9 @@
 import { Body, Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPublic } from '@platform/runtime';
 import type { Request, Response } from 'express';
+import { ApiAsset, ApiFormBody, ApiHtmlPage, ApiRedirect, ApiReturnTo, ApiSession } from '../api-docs';
+import { CsrfForm, PasswordSignInForm, SecondFactorForm } from './dto/page-forms';
 import { SessionService } from '../session/session.service';
 import { UsersRepository } from '../users/users.repository';
 import { LOGIN_CSS, PASSKEY_JS } from './assets';
@@ -18,6 +22,7 @@ const INVALID = 'Email or password is incorrect.';
 const THROTTLED = 'Too many failed attempts. Wait a few minutes, then try again.';
 
 /** Sign-in with email and password, the second-factor step, step-up and sign-out. */
+@ApiTags('Sign-in pages')
 @Controller('login')
 export class LoginController {
   constructor(
@@ -31,6 +36,9 @@ export class LoginController {
   ) {}
 
   @Get('assets/login.css')
+  @ApiPublic()
+  @ApiOperation({ summary: "The sign-in pages' stylesheet" })
+  @ApiAsset('text/css', 'CSS')
   @Header('Content-Type', 'text/css; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=300')
   css(): string {
@@ -38,6 +46,9 @@ export class LoginController {
   }
 
   @Get('assets/passkey.js')
+  @ApiPublic()
+  @ApiOperation({ summary: "The sign-in pages' passkey script" })
+  @ApiAsset('text/javascript', 'JavaScript')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=300')
   passkeyScript(): string {
@@ -45,11 +56,26 @@ export class LoginController {
   }
 
   @Get()
+  @ApiPublic()
+  @ApiOperation({ summary: 'Sign-in page: email and password, passkey, social login when set up' })
+  @ApiReturnTo()
+  @ApiHtmlPage(200, 'The form')
   async form(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
     await this.pages.login(req, res, safeReturnTo(returnTo));
   }
 
   @Post()
+  @ApiPublic()
+  @ApiOperation({
+    summary: 'Password sign-in',
+    description: 'Argon2id; a wrong password, an unknown email and a disabled account get the same answer. Users with TOTP continue at /login/second-factor.',
+  })
+  @ApiFormBody(PasswordSignInForm)
+  @ApiRedirect(303, 'Signed in (to return_to), or on to the second factor')
+  @ApiHtmlPage(400, 'Email or password missing')
+  @ApiHtmlPage(401, 'Email or password is incorrect')
+  @ApiHtmlPage(403, 'The form expired (CSRF)')
+  @ApiHtmlPage(429, 'Too many failed attempts for this account or IP')
   async submit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const returnTo = safeReturnTo(body['return_to']);
     const email = formText(body['email']).trim();
@@ -87,12 +113,24 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
   }
 
   @Get('second-factor')
+  @ApiPublic()
+  @ApiOperation({ summary: 'Second-factor page after the password' })
+  @ApiReturnTo()
+  @ApiHtmlPage(200, 'The form')
+  @ApiHtmlPage(401, 'The sign-in is no longer pending')
   async secondFactorForm(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
     if (!this.pending.read(req)) return this.pages.login(req, res, safeReturnTo(returnTo), { error: 'Your sign-in took too long. Please start again.', status: 401 });
     await this.codePage(req, res, { action: '/login/second-factor', returnTo: safeReturnTo(returnTo), title: 'Two-step verification', lead: 'Enter the code from your authenticator app.' });
   }
 
   @Post('second-factor')
+  @ApiPublic()
+  @ApiOperation({ summary: 'Checks the TOTP or recovery code and signs in (aal2)' })
+  @ApiFormBody(SecondFactorForm)
+  @ApiRedirect(303, 'Verified: on to return_to')
+  @ApiHtmlPage(401, 'Wrong code, or the sign-in is no longer pending')
+  @ApiHtmlPage(403, 'The form expired (CSRF)')
+  @ApiHtmlPage(429, 'Too many failed codes for this account')
   async secondFactorSubmit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const returnTo = safeReturnTo(body['return_to']);
     const pending = this.pending.read(req);
@@ -111,6 +149,11 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
 
   /** The session is signed in but below what the client asked for: prove a second factor now. */
   @Get('step-up')
+  @ApiSession()
+  @ApiOperation({ summary: 'A signed-in session proves a second factor (TOTP or passkey)' })
+  @ApiReturnTo()
+  @ApiHtmlPage(200, 'The form, or the sign-in page without a session')
+  @ApiHtmlPage(403, 'The user has no second factor to prove')
   async stepUpForm(@Req() req: Request, @Res() res: Response, @Query('return_to') rawReturnTo: unknown): Promise<void> {
     const returnTo = safeReturnTo(rawReturnTo);
     const session = await this.sessions.read(req);
@@ -131,6 +174,13 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   }
 
   @Post('step-up')
+  @ApiSession()
+  @ApiOperation({ summary: 'Checks the code and raises the session to aal2' })
+  @ApiFormBody(SecondFactorForm)
+  @ApiRedirect(303, 'Verified: on to return_to')
+  @ApiHtmlPage(401, 'Wrong code')
+  @ApiHtmlPage(403, 'The form expired (CSRF)')
+  @ApiHtmlPage(429, 'Too many failed codes for this account')
   async stepUpSubmit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     const returnTo = safeReturnTo(body['return_to']);
     const session = await this.sessions.read(req);
@@ -147,6 +197,9 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   }
 
   @Get('logout')
+  @ApiPublic()
+  @ApiOperation({ summary: 'Sign-out page' })
+  @ApiHtmlPage(200, 'The form, or "signed out" without a session')
   async logoutForm(@Req() req: Request, @Res() res: Response): Promise<void> {
     const session = await this.sessions.read(req);
     if (!session) return this.pages.message(res, 200, 'You are signed out', 'There is no active session in this browser.', { href: '/login', label: 'Sign in' });
@@ -156,6 +209,11 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   }
 
   @Post('logout')
+  @ApiPublic()
+  @ApiOperation({ summary: 'Ends the session' })
+  @ApiFormBody(CsrfForm)
+  @ApiHtmlPage(200, 'Signed out')
+  @ApiHtmlPage(403, 'The form expired (CSRF)')
   async logout(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
     if (!this.csrf.valid(req, body['csrf'])) return this.pages.message(res, 403, 'Sign-out failed', 'This form expired. Please try again.', { href: '/login/logout', label: 'Sign out' });
     await this.sessions.end(req, res);

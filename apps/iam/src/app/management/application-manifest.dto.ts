@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,13 +17,19 @@ import {
 } from 'class-validator';
 
 export class ManifestAuthDto {
+  @ApiProperty({ enum: ['confidential', 'public'] })
   @IsIn(['confidential', 'public'])
   client_type: 'confidential' | 'public';
 
+  @ApiPropertyOptional({
+    enum: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    description: 'Default: none for a public client, client_secret_basic for a confidential one',
+  })
   @IsOptional()
   @IsIn(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
+  @ApiPropertyOptional({ type: 'array', maxItems: 20, items: { type: 'string', format: 'uri' }, description: 'http or https; required for web and spa' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
@@ -30,14 +37,17 @@ export class ManifestAuthDto {
   redirect_uris?: string[];
 
   /** Public keys for private_key_jwt. */
+  @ApiPropertyOptional({ type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, description: 'Public keys for private_key_jwt' })
   @IsOptional()
   @IsObject()
   jwks?: { keys: Array<Record<string, unknown>> };
 
+  @ApiPropertyOptional({ description: 'Rotate the secret every rotate_interval_days; the client picks it up at POST /oauth/client-secret' })
   @IsOptional()
   @IsBoolean()
   auto_rotate?: boolean;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 3650 })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -47,18 +57,22 @@ export class ManifestAuthDto {
 
 /** What an application declares about itself; applying it creates or updates its client. */
 export class ApplicationManifestDto {
+  @ApiProperty({ minLength: 1, maxLength: 200 })
   @IsString()
   @Length(1, 200)
   name: string;
 
+  @ApiProperty({ enum: ['service', 'web', 'spa'] })
   @IsIn(['service', 'web', 'spa'])
   type: 'service' | 'web' | 'spa';
 
+  @ApiProperty({ type: 'array', maxItems: 50, items: { type: 'string' }, description: 'Scopes of the catalog the client may ask for' })
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
   scopes: string[];
 
+  @ApiProperty({ type: ManifestAuthDto })
   @ValidateNested()
   @Type(() => ManifestAuthDto)
   auth: ManifestAuthDto;

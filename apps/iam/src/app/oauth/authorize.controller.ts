@@ -1,5 +1,8 @@
 import { Controller, Get, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ApiHtmlPage, ApiOAuthRateLimited, ApiRedirect, ApiSession } from '../api-docs';
+import { AuthorizeQuery } from './dto/authorize.query';
 import { SessionService } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
 import { OAuthErrorFilter } from './oauth-error';
@@ -17,6 +20,7 @@ function errorPage(res: Response, status: number, error: string, description: st
 }
 
 /** The group's rate-limit refusal (an OAuthError from the guard) answers 429 like the other /oauth routes. */
+@ApiTags('OAuth')
 @Controller('oauth')
 @UseGuards(OAuthRateLimitGuard)
 @UseFilters(OAuthErrorFilter)
@@ -27,6 +31,16 @@ export class AuthorizeController {
   ) {}
 
   @Get('authorize')
+  @ApiOperation({
+    summary: 'Authorization request (response_type=code, PKCE S256)',
+    description:
+      'Without a usable session the browser goes to the sign-in pages (then step-up and consent as needed) and comes back. The answer redirects to redirect_uri with `code`, `state` and `iss`, or with `error`. A request whose client or redirect_uri cannot be trusted, or whose `request_uri` is unknown, expired or used, gets an HTML error page instead of a redirect. Each parameter appears at most once, except `resource`. With `request_uri` (from POST /oauth/par) only the pushed parameters count; a client that requires PAR (or OAUTH_REQUIRE_PAR) gets `invalid_request` without one.',
+  })
+  @ApiSession()
+  @ApiQuery({ type: AuthorizeQuery })
+  @ApiRedirect(302, 'To redirect_uri (code or error), or to /login, /login/step-up or /login/consent')
+  @ApiHtmlPage(400, 'The client or redirect_uri cannot be trusted, or a parameter is repeated (HTML error page)')
+  @ApiOAuthRateLimited()
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query: AuthorizationParams = {};
     for (const [k, v] of Object.entries(req.query)) {

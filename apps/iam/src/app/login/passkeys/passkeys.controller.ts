@@ -1,6 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPublic } from '@platform/runtime';
 import type { Request, Response } from 'express';
+import { ApiCsrfHeader, ApiPasskeyRefused, ApiSession } from '../../api-docs';
+import { PasskeyOptionsRequest, PasskeyRedirect, PasskeyRegistrationRequest, PasskeySignInRequest } from './passkey.dto';
 import { readCookie } from '../../session/cookies';
 import { SessionService } from '../../session/session.service';
 import { AccountAccessService } from '../account-access';
@@ -12,6 +16,8 @@ import { IamConfig } from '../../../config/iam-config';
 const CEREMONY_COOKIE = 'iam_webauthn';
 
 /** JSON endpoints the page's passkey script calls; CSRF token in the x-csrf-token header. */
+@ApiTags('Sign-in pages')
+@ApiCsrfHeader()
 @Controller('login')
 export class PasskeysController {
   constructor(
@@ -32,6 +38,11 @@ export class PasskeysController {
 
   @Post('passkey/options')
   @HttpCode(200)
+  @ApiPublic()
+  @ApiOperation({ summary: 'WebAuthn authentication options for passkey sign-in or step-up' })
+  @ApiBody({ type: PasskeyOptionsRequest, required: false })
+  @ApiOkResponse({ description: 'PublicKeyCredentialRequestOptionsJSON', schema: { type: 'object' } })
+  @ApiPasskeyRefused(401, 403)
   async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: { step_up?: boolean }): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     const session = body?.step_up === true ? await this.sessions.read(req) : undefined;
@@ -42,6 +53,11 @@ export class PasskeysController {
 
   @Post('passkey/verify')
   @HttpCode(200)
+  @ApiPublic()
+  @ApiOperation({ summary: 'Verifies the assertion and signs in (aal2)' })
+  @ApiBody({ type: PasskeySignInRequest })
+  @ApiOkResponse({ description: 'Signed in', type: PasskeyRedirect })
+  @ApiPasskeyRefused(400, 401, 403)
   async signIn(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: AuthenticationResponseJSON; return_to?: string }): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
@@ -58,6 +74,10 @@ export class PasskeysController {
 
   @Post('account/passkeys/options')
   @HttpCode(200)
+  @ApiSession()
+  @ApiOperation({ summary: "WebAuthn registration options (called by the page's script)" })
+  @ApiOkResponse({ description: 'PublicKeyCredentialCreationOptionsJSON', schema: { type: 'object' } })
+  @ApiPasskeyRefused(401, 403)
   async registrationOptions(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     const access = await this.access.resolve(req);
@@ -70,6 +90,11 @@ export class PasskeysController {
 
   @Post('account/passkeys/verify')
   @HttpCode(200)
+  @ApiSession()
+  @ApiOperation({ summary: 'Verifies the registration response and stores the passkey' })
+  @ApiBody({ type: PasskeyRegistrationRequest })
+  @ApiOkResponse({ description: 'Stored', type: PasskeyRedirect })
+  @ApiPasskeyRefused(400, 401, 403)
   async register(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: RegistrationResponseJSON; name?: string }): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });

@@ -1,7 +1,9 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { EnvelopeCipher } from '@platform/crypto';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Clock } from '@platform/runtime';
+import { ApiPublic, Clock } from '@platform/runtime';
+import { ApiHtmlPage, ApiRedirect, ApiReturnTo } from '../../api-docs';
 import { readCookie } from '../../session/cookies';
 import { SessionService } from '../../session/session.service';
 import { LoginPages } from '../login-pages';
@@ -20,6 +22,8 @@ interface SocialState {
 }
 
 /** `/login/social/start` sends the browser upstream; `/login/social/callback` signs it in here. */
+@ApiTags('Sign-in pages')
+@ApiPublic()
 @Controller('login/social')
 export class SocialLoginController {
   constructor(
@@ -32,6 +36,11 @@ export class SocialLoginController {
   ) {}
 
   @Get('start')
+  @ApiOperation({ summary: 'Starts sign-in at the upstream OpenID provider' })
+  @ApiReturnTo()
+  @ApiRedirect(302, 'To the provider')
+  @ApiHtmlPage(404, 'Social login is not set up')
+  @ApiHtmlPage(502, 'The provider cannot be reached')
   async start(@Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
     if (!this.social.enabled) return this.pages.message(res, 404, 'Not available', 'Sign-in through another provider is not set up here.', { href: '/login', label: 'Sign in' });
     let start;
@@ -53,6 +62,14 @@ export class SocialLoginController {
   }
 
   @Get('callback')
+  @ApiOperation({ summary: 'Return from the upstream provider' })
+  @ApiQuery({ name: 'state', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'code', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'error', required: false, schema: { type: 'string' }, description: 'The provider refused or the user cancelled' })
+  @ApiRedirect(302, 'Signed in: on to return_to')
+  @ApiHtmlPage(400, 'Sign-in expired (state)')
+  @ApiHtmlPage(401, 'Cancelled at the provider')
+  @ApiHtmlPage(403, 'Refused: unverified email or provider unreachable')
   async callback(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, unknown>): Promise<void> {
     let saved: SocialState | undefined;
     try {
