@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiValidationFailed, ErrorBody } from '../api-docs';
 import { ApiSignedIn } from '../api-docs/signed-in';
 import { TokenAbilityGate } from '../auth/gates';
@@ -8,8 +8,8 @@ import { DocumentCatalogService } from './document-catalog.service';
 import { documentActor } from './document-ownership';
 import { DocumentRemovalService } from './document-removal.service';
 import { DeleteDocumentsDto } from './dto/delete-documents.dto';
+import { DocumentSearchQuery } from './dto/document-queries.dto';
 import { DocumentMatchesDto, DocumentPreviewDto, RemovalResultDto } from './dto/document-views.dto';
-import { QueryReader } from './query-reader';
 import { RecordIdPipe } from '../conversations/record-id';
 
 const documentRowId = new RecordIdPipe('Document');
@@ -26,25 +26,12 @@ export class DocumentsController {
   /** `?q=` (2–120 characters once trimmed) and optional `project_keys[]`. */
   @Get('search')
   @ApiOperation({ summary: 'Finds documents by title and path (at most 20)', description: '`token.ability:kb:read`.' })
-  @ApiQuery({ name: 'q', required: true, description: 'Search text, 2–120 characters once trimmed', schema: { type: 'string', minLength: 2, maxLength: 120 } })
-  @ApiQuery({
-    name: 'project_keys[]',
-    required: false,
-    description: 'Only these projects (`project_keys[]=a&project_keys[]=b`; a single `project_keys=a` also works)',
-    style: 'form',
-    explode: true,
-    schema: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 120 } },
-  })
   @ApiOkResponse({ description: 'Matches', type: DocumentMatchesDto })
   @ApiSignedIn(READ_GATE)
   @ApiValidationFailed()
   @TokenAbilityGate('kb:read')
-  search(@Query() query: Record<string, unknown>, @Req() req: KbRequest) {
-    const read = new QueryReader(query);
-    const text = read.text('q', { required: true, min: 2, max: 120 });
-    const projectKeys = read.list('project_keys', { maxItems: 50, maxLength: 120 });
-    read.done();
-    return this.catalog.search(req.kbPrincipal!.tenantId, text!, projectKeys);
+  search(@Query() query: DocumentSearchQuery, @Req() req: KbRequest) {
+    return this.catalog.search(req.kbPrincipal!.tenantId, query.q, [...new Set(query.project_keys)]);
   }
 
   @Get(':documentId/preview')
