@@ -5,3 +5,4 @@ export * from './validation';
 export * from './metrics.module';
 export * from './cluster-metrics';
 export * from './data-exception';
+export * from './dto-input';
