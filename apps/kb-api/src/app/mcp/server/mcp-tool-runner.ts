@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Guardrails, GuardrailsAuditError } from '@platform/guardrails';
-import { ZodError } from 'zod';
 import { KbError } from '../../errors/kb-errors';
 import { OutputGuard } from '../../chat/output-guard';
 import { IndirectInjectionScreen } from '../../guardrails/indirect-injection';
@@ -12,7 +11,7 @@ import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service
 import { McpCallOutcome } from '../audit/mcp-audit.repository';
 import { McpServersService } from '../servers/mcp-servers.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
-import { KbTool, ToolNotFound } from '../tools/kb-tool';
+import { InvalidToolArguments, KbTool, ToolNotFound } from '../tools/kb-tool';
 import { McpCaller } from './mcp-caller';
 
 const text = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }], ...(isError ? { isError: true } : {}) });
@@ -151,10 +150,7 @@ export class McpToolRunner {
       const screened = await this.indirect.screenToolResult(value as Record<string, unknown>, { tenantId, principalId: `tool:${tool.name}` });
       return { outcome: 'ok', reason: screened.flagged ? `indirect_injection:${screened.rule_ids.join(',')}` : null, value: screened.value, isError: false };
     } catch (e) {
-      if (e instanceof ZodError) {
-        const errors = Object.fromEntries(e.issues.map((i) => [i.path.join('.') || '_arguments', i.message]));
-        return error('invalid_arguments', 'invalid_arguments', 'The tool arguments are invalid.', { errors });
-      }
+      if (e instanceof InvalidToolArguments) return error('invalid_arguments', 'invalid_arguments', e.message, { errors: e.errors });
       if (e instanceof ToolNotFound) return error('not_found', 'not_found', e.message);
       if (e instanceof KbError) return error(e.code, e.code, e.message);
       if (e instanceof GuardrailsAuditError) return error('audit_unavailable', 'audit_unavailable', 'The call could not be audited, so it was not run. Try again later.');

@@ -1,20 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { z } from 'zod';
 import { DocumentCatalogRepository } from '../../documents/document-catalog.repository';
 import { KbError } from '../../errors/kb-errors';
 import { kbEnv } from '../../kb-config';
 import { CandidateSuggester } from '../../promotion/candidate-suggester';
-import { CANONICAL_STATUSES, CANONICAL_TYPES } from '../../promotion/canonical-types';
 import { RetrievalService, RetrievedChunk } from '../../retrieval/retrieval.service';
 import { defineTool, KbTool, ToolContext, ToolNotFound } from './kb-tool';
+import {
+  EDGE_TYPES,
+  KbDocumentBySlugInput,
+  KbDocumentsByTypeInput,
+  KbGraphNeighborsInput,
+  KbGraphSubgraphInput,
+  KbPromotionSuggestInput,
+  KbReadChunkInput,
+  KbReadDocumentInput,
+  KbRecentChangesInput,
+  KbSearchByProjectInput,
+  KbSearchInput,
+} from './kb-tool-inputs';
 import { McpKnowledgeRepository } from './mcp-knowledge.repository';
-
-const EDGE_TYPES = ['links_to', 'linked_from'] as const;
-const projectKey = z.string().trim().min(1).max(120).describe('Project key, e.g. "platform"');
-const slug = z.string().trim().min(1).max(200);
-const rowId = z.number().int().min(1);
-const query = z.string().trim().min(2).max(500).describe('What to look for, in natural language or keywords');
 
 const hit = (c: RetrievedChunk) => ({
   chunk_id: c.chunk_id,
@@ -72,28 +77,28 @@ export class KbToolCatalogue {
         name: 'kb-search',
         description: 'Search the knowledge base; returns the best matching chunks with their documents.',
         scope: 'mcp:read',
-        input: z.object({ query, project_key: projectKey.optional(), limit: z.number().int().min(1).max(20).default(6) }),
+        input: KbSearchInput,
         run: (ctx, a) => this.search(ctx, a.query, a.project_key, a.limit),
       }),
       defineTool({
         name: 'kb-search-by-project',
         description: 'Search one project of the knowledge base.',
         scope: 'mcp:read',
-        input: z.object({ project_key: projectKey, query, limit: z.number().int().min(1).max(20).default(6) }),
+        input: KbSearchByProjectInput,
         run: (ctx, a) => this.search(ctx, a.query, a.project_key, a.limit),
       }),
       defineTool({
         name: 'kb-read-document',
         description: 'Read a document with its metadata and all its chunks in order.',
         scope: 'mcp:read',
-        input: z.object({ document_id: rowId }),
+        input: KbReadDocumentInput,
         run: (ctx, a) => this.readDocument(ctx, a.document_id, true),
       }),
       defineTool({
         name: 'kb-read-chunk',
         description: 'Read one chunk with the document it belongs to.',
         scope: 'mcp:read',
-        input: z.object({ chunk_id: rowId }),
+        input: KbReadChunkInput,
         run: async (ctx, a) => {
           const chunk = await this.knowledge.chunk(ctx.tenantId, a.chunk_id);
           if (!chunk) throw new ToolNotFound('Chunk');
@@ -104,14 +109,14 @@ export class KbToolCatalogue {
         name: 'kb-recent-changes',
         description: 'The most recently changed documents, newest first.',
         scope: 'mcp:read',
-        input: z.object({ project_key: projectKey.optional(), limit: z.number().int().min(1).max(50).default(10) }),
+        input: KbRecentChangesInput,
         run: async (ctx, a) => ({ documents: await this.knowledge.recent(ctx.tenantId, a.project_key, a.limit) }),
       }),
       defineTool({
         name: 'kb-document-by-slug',
         description: 'Read the document a slug names in a project (the canonical one first), as a [[wikilink]] resolves.',
         scope: 'mcp:read',
-        input: z.object({ slug, project_key: projectKey, include_chunks: z.boolean().default(true) }),
+        input: KbDocumentBySlugInput,
         run: async (ctx, a) => {
           const target = await this.catalog.wikilinkTarget(ctx.tenantId, a.project_key, a.slug);
           if (!target) throw new ToolNotFound('Document');
@@ -122,12 +127,7 @@ export class KbToolCatalogue {
         name: 'kb-documents-by-type',
         description: 'Canonical documents of one type in a project, by title; status_filter "any" lists every status.',
         scope: 'mcp:read',
-        input: z.object({
-          type: z.enum(CANONICAL_TYPES as [string, ...string[]]),
-          project_key: projectKey,
-          status_filter: z.enum([...CANONICAL_STATUSES, 'any']).default('accepted'),
-          limit: z.number().int().min(1).max(100).default(20),
-        }),
+        input: KbDocumentsByTypeInput,
         run: async (ctx, a) => ({
           documents: await this.knowledge.byType(ctx.tenantId, a.project_key, a.type, a.status_filter === 'any' ? null : a.status_filter, a.limit),
         }),
@@ -136,12 +136,7 @@ export class KbToolCatalogue {
         name: 'kb-graph-neighbors',
         description: 'The documents a node (a document slug) links to (links_to) and the documents linking to it (linked_from).',
         scope: 'mcp:read',
-        input: z.object({
-          node_uid: slug.describe('The document slug'),
-          project_key: projectKey,
-          edge_types: z.array(z.enum(EDGE_TYPES)).min(1).optional(),
-          limit: z.number().int().min(1).max(100).default(25),
-        }),
+        input: KbGraphNeighborsInput,
         run: async (ctx, a) => {
           const wanted = new Set(a.edge_types ?? EDGE_TYPES);
           const rows = await this.catalog.related(ctx.tenantId, a.project_key, [a.node_uid], 100);
@@ -156,24 +151,14 @@ export class KbToolCatalogue {
         name: 'kb-graph-subgraph',
         description: 'The link graph around a seed document: nodes within `hops` links either way, at most `max_nodes`.',
         scope: 'mcp:read',
-        input: z.object({
-          seed_slug: slug,
-          project_key: projectKey,
-          hops: z.number().int().min(1).max(3).default(2),
-          max_nodes: z.number().int().min(1).max(100).default(25),
-        }),
+        input: KbGraphSubgraphInput,
         run: (ctx, a) => this.subgraph(ctx, a.project_key, a.seed_slug, a.hops, a.max_nodes),
       }),
       defineTool({
         name: 'kb-promotion-suggest',
         description: 'Propose knowledge-base documents worth writing from a conversation transcript.',
         scope: 'mcp:tools:propose',
-        input: z.object({
-          // The limits of POST /api/kb/promotion/suggest.
-          transcript: z.string().trim().min(1).max(50_000),
-          project_key: projectKey.optional(),
-          existing_slugs: z.array(z.string().max(200)).max(1000).optional(),
-        }),
+        input: KbPromotionSuggestInput,
         run: async (_ctx, a) => {
           if (!this.promotionEnabled) throw new KbError(503, 'promotion_disabled', 'Promotion is disabled on this installation.');
           return { candidates: await this.suggester.suggest(a.transcript, a.project_key, a.existing_slugs ?? []) };

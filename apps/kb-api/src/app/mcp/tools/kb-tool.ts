@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { Type } from '@nestjs/common';
+import { dtoJsonSchema, FieldError, JsonSchemaObject, validateDto, ValidationFailedError } from '@platform/observability';
 import type { McpScope } from '../mcp-scopes';
 
 /** Who a tool runs for: the token's tenant (tools never read another tenant). */
@@ -6,27 +7,47 @@ export interface ToolContext {
   tenantId: string;
 }
 
-/** One tool of the built-in server: zod input (parsed after the firewall), the scope tools/call needs, the use case. */
+/** One tool of the built-in server: its input DTO (validated after the firewall), the scope tools/call needs, the use case. */
 export interface KbTool {
   name: string;
   description: string;
   scope: McpScope;
-  input: z.ZodObject;
-  /** JSON schema of `input`, computed once (the firewall caches its validators by schema object). */
-  inputSchema: Record<string, unknown>;
+  input: Type<object>;
+  /** JSON schema derived from `input`, computed once (the firewall caches its validators by schema object). */
+  inputSchema: JsonSchemaObject;
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<unknown>;
 }
 
-/** Declares a tool whose handler sees its parsed, typed arguments. */
-export function defineTool<S extends z.ZodObject>(t: {
+/** Declares a tool whose handler sees its arguments validated and transformed into its input DTO. */
+export function defineTool<I extends object>(t: {
   name: string;
   description: string;
   scope: McpScope;
-  input: S;
-  run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
+  input: Type<I>;
+  run(ctx: ToolContext, args: I): Promise<unknown>;
 }): KbTool {
-  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input' }) as Record<string, unknown>;
-  return { ...t, inputSchema, run: async (ctx, args) => t.run(ctx, t.input.parse(args)) };
+  return { ...t, inputSchema: dtoJsonSchema(t.input), run: async (ctx, args) => t.run(ctx, await parseArguments(t.input, args)) };
+}
+
+async function parseArguments<I extends object>(input: Type<I>, args: Record<string, unknown>): Promise<I> {
+  try {
+    return await validateDto(input, args);
+  } catch (e) {
+    if (e instanceof ValidationFailedError) throw new InvalidToolArguments(e.errors);
+    throw e;
+  }
+}
+
+/** Arguments the tool's input DTO refuses, mapped to an `invalid_arguments` tool error by the runner. */
+export class InvalidToolArguments extends Error {
+  /** The first problem of each argument (`_arguments` for the arguments as a whole). */
+  readonly errors: Record<string, string>;
+
+  constructor(problems: FieldError[]) {
+    super('The tool arguments are invalid.');
+    this.errors = {};
+    for (const p of problems) this.errors[p.field || '_arguments'] ??= p.message;
+  }
 }
 
 /** A tool's answer for a missing row, mapped to a tool error result by the runner. */
