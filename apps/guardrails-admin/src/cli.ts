@@ -1,28 +1,23 @@
 import 'reflect-metadata';
-import { loadEnv } from '@platform/config';
 import { migrateDatabase } from '@platform/database';
-import { createPostgresStores, GuardrailsSettingsService, sqlRunnerFor } from '@platform/guardrails';
+import { createPostgresStores, GuardrailsSettingsService } from '@platform/guardrails';
 import { runCliAndExit } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { purgeHitlRequestsCommand, retentionCommand } from './app/cli/retention-commands';
-import { configuredDefaults, configuredTables } from './app/runtime/guardrails-config';
-import { GuardrailsAdminEnv } from './config/env';
-import { dataSourceOptions } from './data-source';
-
-const env = () => loadEnv(GuardrailsAdminEnv);
+import { openGuardrailsDatabase } from './app/runtime/guardrails-database';
+import { GuardrailsAdminConfig } from './config/guardrails-admin-config';
 
 /** The guardrails database for one task; closed when the task ends. */
 async function withStores<T>(work: (deps: { stores: ReturnType<typeof createPostgresStores>; settings: GuardrailsSettingsService }) => Promise<T>): Promise<T> {
-  const e = env();
-  const ds = await new DataSource(dataSourceOptions(e)).initialize();
+  const config = GuardrailsAdminConfig.load();
+  const db = await openGuardrailsDatabase(config);
   try {
-    const stores = createPostgresStores(sqlRunnerFor(ds), {
-      tables: configuredTables(e.GUARDRAILS_TABLES),
-      sidecar: e.GUARDRAILS_HITL_REQUESTS_STORE === 'database',
+    const stores = createPostgresStores(db.sql, {
+      tables: config.tables(),
+      sidecar: config.get('GUARDRAILS_HITL_REQUESTS_STORE') === 'database',
     });
-    return await work({ stores, settings: new GuardrailsSettingsService(stores.settings, configuredDefaults(e.GUARDRAILS_SETTINGS_DEFAULTS)) });
+    return await work({ stores, settings: new GuardrailsSettingsService(stores.settings, config.settingsDefaults()) });
   } finally {
-    await ds.destroy();
+    await db.close();
   }
 }
 
@@ -30,7 +25,7 @@ runCliAndExit('guardrails-admin', {
   migrate: {
     describe: 'create the database when missing and apply pending migrations',
     run: async (_args, log) => {
-      const applied = await migrateDatabase(dataSourceOptions(env()));
+      const applied = await migrateDatabase(GuardrailsAdminConfig.load().dataSourceOptions());
       log.info('migrations applied', { applied });
     },
   },

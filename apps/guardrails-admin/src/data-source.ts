@@ -5,10 +5,13 @@ import { migrations } from './migrations';
 
 export const entities: Function[] = [];
 
-export function dataSourceOptions(env: GuardrailsAdminEnv): DataSourceOptions {
+/** The database's name on the server when DATABASE_NAME is not set. */
+export const DEFAULT_DATABASE_NAME = 'guardrails';
+
+export function dataSourceOptions(env: Pick<GuardrailsAdminEnv, 'DATABASE_URL' | 'DATABASE_NAME'>): DataSourceOptions {
   return buildDataSourceOptions({
     url: env.DATABASE_URL,
-    database: env.DATABASE_NAME ?? 'guardrails',
+    database: env.DATABASE_NAME ?? DEFAULT_DATABASE_NAME,
     entities,
     migrations,
   });

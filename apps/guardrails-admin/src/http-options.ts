@@ -1,10 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
-import { loadEnv } from '@platform/config';
 import { ProblemDetailsFilter } from '@platform/observability';
 import type { HttpAppOptions } from '@platform/runtime';
 import type { Request } from 'express';
 import { envelope, GuardrailsEnvelopeFilter } from './app/api/envelope';
-import { GuardrailsAdminEnv } from './config/env';
+import { GuardrailsAdminConfig } from './config/guardrails-admin-config';
 import { OPENAPI_SPEC } from './openapi-spec';
 
 /**
@@ -18,7 +17,8 @@ export class GuardrailsAdminErrorFilter implements ExceptionFilter {
   private prefix?: string;
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    this.prefix ??= `/${loadEnv(GuardrailsAdminEnv).GUARDRAILS_API_PREFIX}/`;
+    // Read on first use: the filter is built when this file loads, before the app validates its env.
+    this.prefix ??= `/${GuardrailsAdminConfig.load().api.prefix}/`;
     const path = host.switchToHttp().getRequest<Request>().path ?? '';
     (path.startsWith(this.prefix) ? this.api : this.problem).catch(exception, host);
   }

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { AuthenticatedServiceEnv, loadEnv, toBoolean } from '@platform/config';
+import { AuthenticatedServiceEnv, toBoolean } from '@platform/config';
 
 /** Every variable guardrails-admin reads; validated at boot (see .env.example). */
 export class GuardrailsAdminEnv extends AuthenticatedServiceEnv {
@@ -60,10 +60,4 @@ export class GuardrailsAdminEnv extends AuthenticatedServiceEnv {
   @IsInt()
   @Min(0)
   GUARDRAILS_APPROVAL_TTL_MINUTES: number = 1440;
-}
-
-/** Read once when the module graph is built: whether and where the routes exist, and their guards. */
-export function guardrailsApiConfig(): { enabled: boolean; prefix: string; middleware: string } {
-  const env = loadEnv(GuardrailsAdminEnv);
-  return { enabled: env.GUARDRAILS_API_ENABLED, prefix: env.GUARDRAILS_API_PREFIX, middleware: env.GUARDRAILS_API_MIDDLEWARE };
 }

@@ -2,16 +2,11 @@ import { CanActivate, DynamicModule, Module } from '@nestjs/common';
 import { MODULE_PATH } from '@nestjs/common/constants';
 import { RouterModule } from '@nestjs/core';
 import { AuthModule } from '@platform/auth';
+import type { GuardrailsApiSettings } from '../../config/guardrails-admin-config';
 import { resolveApiMiddleware } from './api-access';
 import { API_MIDDLEWARE, ApiMiddlewareGuard } from './api-middleware.guard';
 import { GuardrailsApiController } from './guardrails-api.controller';
 import { GuardrailsOpenApiController } from './openapi.controller';
-
-export interface GuardrailsApiConfig {
-  enabled: boolean;
-  prefix: string;
-  middleware: string;
-}
 
 @Module({})
 export class GuardrailsApiModule {
@@ -19,7 +14,7 @@ export class GuardrailsApiModule {
    * The routes exist only when `api.enabled`; they are mounted under `api.prefix`. An enabled API
    * with no middleware refuses to boot (resolveApiMiddleware throws while the module graph is built).
    */
-  static register(config: GuardrailsApiConfig): DynamicModule[] {
+  static register(config: GuardrailsApiSettings): DynamicModule[] {
     const middleware = resolveApiMiddleware(config.middleware, config.enabled);
     if (!config.enabled) return [];
     const api: DynamicModule = {

@@ -1,22 +1,15 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
-import { approvedCallQueue, GuardrailsHost, GuardrailsSettingsService, sqlRunnerFor, startGuardrailsHost } from '@platform/guardrails';
+import { approvedCallQueue, GuardrailsHost, GuardrailsSettingsService, startGuardrailsHost, TransactionalSqlRunner } from '@platform/guardrails';
 import { createRedisSubscriber, redisOptionsFromUrl } from '@platform/queue';
 import type Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
-import { GuardrailsAdminEnv } from '../../config/env';
-import { configuredDefaults, configuredTables } from './guardrails-config';
+import { GuardrailsAdminConfig } from '../../config/guardrails-admin-config';
+import { GUARDRAILS_SQL, guardrailsSqlProvider } from './guardrails-database';
 
 export const GUARDRAILS = Symbol.for('guardrails-admin.GUARDRAILS');
 export const GUARDRAILS_STORES = Symbol.for('guardrails-admin.GUARDRAILS_STORES');
 const GUARDRAILS_HOST = Symbol.for('guardrails-admin.GUARDRAILS_HOST');
-
-/** Typed reads of this app's validated env. */
-const envOf = (config: ConfigService) => ({
-  get: <K extends keyof GuardrailsAdminEnv>(key: K) => config.get(key) as GuardrailsAdminEnv[K],
-});
 
 interface AdminGuardrailsHost extends GuardrailsHost {
   close(): Promise<void>;
@@ -29,24 +22,24 @@ interface AdminGuardrailsHost extends GuardrailsHost {
 @Global()
 @Module({
   providers: [
+    guardrailsSqlProvider,
     {
       provide: GUARDRAILS_HOST,
-      inject: [ConfigService, DataSource, REDIS_CLIENT, PinoLogger],
-      useFactory: async (config: ConfigService, dataSource: DataSource, redis: Redis, logger: PinoLogger): Promise<AdminGuardrailsHost> => {
-        const env = envOf(config);
-        const subscriber = createRedisSubscriber(config.getOrThrow<string>('REDIS_URL'));
+      inject: [GuardrailsAdminConfig, GUARDRAILS_SQL, REDIS_CLIENT, PinoLogger],
+      useFactory: async (config: GuardrailsAdminConfig, db: TransactionalSqlRunner, redis: Redis, logger: PinoLogger): Promise<AdminGuardrailsHost> => {
+        const subscriber = createRedisSubscriber(config.get('REDIS_URL'));
         const host = await startGuardrailsHost({
-          db: sqlRunnerFor(dataSource),
+          db,
           subscriber,
           publisher: redis,
-          channel: env.get('GUARDRAILS_SETTINGS_CHANNEL'),
-          defaults: configuredDefaults(env.get('GUARDRAILS_SETTINGS_DEFAULTS')),
-          tables: configuredTables(env.get('GUARDRAILS_TABLES')),
-          sidecar: env.get('GUARDRAILS_HITL_REQUESTS_STORE'),
-          options: { matchTimeoutMs: env.get('GUARDRAILS_MATCH_TIMEOUT_MS'), approvalTtlMinutes: env.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
+          channel: config.get('GUARDRAILS_SETTINGS_CHANNEL'),
+          defaults: config.settingsDefaults(),
+          tables: config.tables(),
+          sidecar: config.get('GUARDRAILS_HITL_REQUESTS_STORE'),
+          options: { matchTimeoutMs: config.get('GUARDRAILS_MATCH_TIMEOUT_MS'), approvalTtlMinutes: config.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
           onWarning: (message, err) => logger.warn({ err }, message),
         });
-        const queue = approvedCallQueue({ connection: redisOptionsFromUrl(config.getOrThrow<string>('REDIS_URL')), prefix: env.get('GUARDRAILS_QUEUE_PREFIX') });
+        const queue = approvedCallQueue({ connection: redisOptionsFromUrl(config.get('REDIS_URL')), prefix: config.get('GUARDRAILS_QUEUE_PREFIX') });
         host.guardrails.setApprovedCallDispatcher(queue.dispatch);
         return {
           ...host,
