@@ -1,11 +1,10 @@
 import { createPrivateKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { EnvelopeCipher } from '@platform/crypto';
 import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, JWK, CryptoKey } from 'jose';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '@platform/runtime';
 import { SigningKey } from './signing-key.entity';
+import { SigningKeysInRotation, SigningKeysRepository } from './signing-keys.repository';
 import { IamConfig } from '../../config/iam-config';
 
 export interface ActiveSigner {
@@ -31,7 +30,6 @@ const SIGNER_CACHE_MS = 5000;
 const SIGNER_STALE_MS = 60_000;
 /** Extra time a retiring key stays published beyond the longest token lifetime (clock skew). */
 const RETIRE_LEEWAY_MS = 60_000;
-const LOCK_KEY = 0x69616d6b; // 'iamk': serialises key creation and rotation across replicas
 
 @Injectable()
 export class SigningKeysService implements OnApplicationBootstrap {
@@ -42,7 +40,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
   private jwksCache?: { keys: JWK[]; loadedAt: number };
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: SigningKeysRepository,
     private readonly cipher: EnvelopeCipher,
     private readonly clock: Clock,
     private readonly config: IamConfig,
@@ -79,10 +77,11 @@ export class SigningKeysService implements OnApplicationBootstrap {
   private async loadSigner(): Promise<ActiveSigner> {
     const loadedAt = Date.now();
     const generation = this.generation;
-    let active = await this.dataSource.getRepository(SigningKey).findOneBy({ state: 'active' });
+    let active = await this.store.findActive();
     if (!active) {
       await this.rotate({ onlyInitialise: true });
-      active = await this.dataSource.getRepository(SigningKey).findOneByOrFail({ state: 'active' });
+      active = await this.store.findActive();
+      if (!active) throw new Error('no active signing key after initialising the key store');
     }
     const pem = this.cipher.decrypt(active.privateKeyEncrypted, `signing-key:${active.kid}`);
     const signer = { kid: active.kid, privateKey: await importPKCS8(pem, 'ES256'), keyObject: createPrivateKey(pem) };
@@ -95,9 +94,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
   async publishedKeys(): Promise<JWK[]> {
     const now = Date.now();
     if (this.jwksCache && now - this.jwksCache.loadedAt < SIGNER_CACHE_MS) return this.jwksCache.keys;
-    const rows = await this.dataSource
-      .getRepository(SigningKey)
-      .find({ where: { state: In(['next', 'active', 'retiring']) }, order: { createdAt: 'ASC' } });
+    const rows = await this.store.findPublished();
     const keys = rows.map((r) => r.publicJwk);
     this.jwksCache = { keys, loadedAt: now };
     return keys;
@@ -110,24 +107,22 @@ export class SigningKeysService implements OnApplicationBootstrap {
    * after it has been published for a full JWKS cache lifetime, so no verifier meets an unknown kid.
    */
   async rotate(options: { force?: boolean; onlyInitialise?: boolean } = {}): Promise<RotationResult> {
-    const result = await this.dataSource.transaction(async (em) => {
-      await em.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    const result = await this.store.inRotation(async (keys) => {
       const now = this.clock.now();
-      const repo = em.getRepository(SigningKey);
 
-      const retiring = await repo.find({ where: { state: 'retiring' } });
+      const retiring = await keys.retiring();
       const retired = retiring.filter((k) => k.retireAfter && k.retireAfter <= now).map((k) => k.kid);
-      if (retired.length) await repo.update({ kid: In(retired) }, { state: 'retired', retiredAt: now });
+      await keys.retire(retired, now);
 
-      let active = await repo.findOneBy({ state: 'active' });
-      let next = await repo.findOneBy({ state: 'next' });
+      let active = await keys.inState('active');
+      let next = await keys.inState('next');
       if (!active) {
-        active = await this.createKey(em, 'active', now);
-        next = next ?? (await this.createKey(em, 'next', now));
+        active = await this.createKey(keys, 'active', now);
+        next = next ?? (await this.createKey(keys, 'next', now));
         return { outcome: 'initialised' as const, active: active.kid, next: next.kid, retired };
       }
       if (!next) {
-        next = await this.createKey(em, 'next', now);
+        next = await this.createKey(keys, 'next', now);
         return { outcome: 'next_published' as const, active: active.kid, next: next.kid, retired };
       }
       if (options.onlyInitialise) return { outcome: 'not_due' as const, active: active.kid, next: next.kid, retired };
@@ -141,12 +136,9 @@ export class SigningKeysService implements OnApplicationBootstrap {
         return { outcome: 'waiting_for_propagation' as const, active: active.kid, next: next.kid, retired };
       }
       const tokenTtlMs = this.config.get('IAM_ACCESS_TOKEN_TTL_SEC') * 1000;
-      await repo.update(
-        { kid: active.kid },
-        { state: 'retiring', retiringAt: now, retireAfter: new Date(now.getTime() + tokenTtlMs + RETIRE_LEEWAY_MS) },
-      );
-      await repo.update({ kid: next.kid }, { state: 'active', activatedAt: now });
-      const newNext = await this.createKey(em, 'next', now);
+      await keys.startRetiring(active.kid, now, new Date(now.getTime() + tokenTtlMs + RETIRE_LEEWAY_MS));
+      await keys.activate(next.kid, now);
+      const newNext = await this.createKey(keys, 'next', now);
       return { outcome: 'rotated' as const, active: next.kid, next: newNext.kid, retired };
     });
     if (result.outcome !== 'not_due') this.logger.log(`signing keys: ${result.outcome} (active ${result.active}, next ${result.next})`);
@@ -157,11 +149,11 @@ export class SigningKeysService implements OnApplicationBootstrap {
     return result;
   }
 
-  private async createKey(em: EntityManager, state: 'active' | 'next', now: Date): Promise<SigningKey> {
+  private async createKey(keys: SigningKeysInRotation, state: 'active' | 'next', now: Date): Promise<SigningKey> {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const kid = `sk_${randomBytes(8).toString('hex')}`;
     const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] };
-    const key = em.getRepository(SigningKey).create({
+    return keys.insert({
       kid,
       state,
       publicJwk,
@@ -173,6 +165,5 @@ export class SigningKeysService implements OnApplicationBootstrap {
       retireAfter: null,
       retiredAt: null,
     });
-    return em.getRepository(SigningKey).save(key);
   }
 }

@@ -16,6 +16,7 @@ import { PasswordLoginService } from './password-login.service';
 import { PendingLoginStore } from './pending-login';
 import { SecondFactorService } from './second-factor.service';
 import { SocialLoginController } from './social/social-login.controller';
+import { FederatedIdentitiesRepository } from './social/federated-identities.repository';
 import { SocialLoginService } from './social/social-login.service';
 import { TotpService } from './totp.service';
 
@@ -35,6 +36,7 @@ import { TotpService } from './totp.service';
     PendingLoginStore,
     SecondFactorService,
     SocialLoginService,
+    FederatedIdentitiesRepository,
     TotpService,
   ],
 })

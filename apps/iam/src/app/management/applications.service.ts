@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretHasher } from '@platform/crypto';
 import { DomainError, ValidationFailedError } from '@platform/observability';
-import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../clients/clients.repository';
 import { SCOPE_CATALOG } from '../oauth/scopes';
 import { ApplicationManifestDto } from './application-manifest.dto';
+import { ApplicationsRepository, ManifestClientFields } from './applications.repository';
 import { ClientSecretsService } from './client-secrets.service';
 
 const APP_KEY = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -14,7 +13,7 @@ const APP_KEY = /^[a-z0-9][a-z0-9-]{1,62}$/;
 @Injectable()
 export class ApplicationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ApplicationsRepository,
     private readonly clients: ClientsRepository,
     private readonly secrets: ClientSecretsService,
     private readonly hasher: SecretHasher,
@@ -37,19 +36,15 @@ export class ApplicationsService {
       throw new ValidationFailedError([{ field: 'auth.client_type', message: 'a service must be a confidential client' }]);
     }
 
-    const applied = await this.dataSource.transaction(async (em) => {
-      await em.query(
-        `INSERT INTO iam_applications (key, name, type) VALUES ($1, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, type = EXCLUDED.type, updated_at = now()`,
-        [app, m.name, m.type],
-      );
+    const applied = await this.store.transaction(async (tx) => {
+      await tx.upsertApplication(app, m.name, m.type);
       const clientId = `cli_${app}`;
-      const existing = await this.clients.findByClientId(clientId, em);
+      const existing = await tx.findClient(clientId);
       const needsSecret = m.auth.client_type === 'confidential' && method !== 'private_key_jwt' && !existing?.secretHash;
       const secret = needsSecret ? this.secrets.newSecret() : undefined;
       const now = this.secrets.clock.now();
       const issued = secret ? { hash: this.hasher.hash(secret), at: now, expires: this.secrets.secretExpiry(now) } : null;
-      const fields = {
+      const fields: ManifestClientFields = {
         name: m.name,
         is_confidential: m.auth.client_type === 'confidential',
         token_endpoint_auth_method: method,
@@ -60,25 +55,9 @@ export class ApplicationsService {
         auto_rotate: m.auth.auto_rotate ?? false,
         rotate_interval_days: m.auth.rotate_interval_days ?? null,
       };
-      if (existing) {
-        await em.query(
-          `UPDATE oauth_clients SET name = $2, is_confidential = $3, token_endpoint_auth_method = $4, redirect_uris = $5,
-             grant_types = $6, scopes = $7, jwks = $8, auto_rotate = $9, rotate_interval_days = $10,
-             secret_hash = COALESCE($11, CASE WHEN $3 AND $4 <> 'private_key_jwt' THEN secret_hash END),
-             secret_rotated_at = COALESCE($12, secret_rotated_at), secret_expires_at = CASE WHEN $11::text IS NULL THEN secret_expires_at ELSE $13 END,
-             updated_at = now()
-           WHERE client_id = $1`,
-          [clientId, ...Object.values(fields), issued?.hash ?? null, issued?.at ?? null, issued?.expires ?? null],
-        );
-      } else {
-        await em.query(
-          `INSERT INTO oauth_clients (client_id, application_key, name, is_confidential, token_endpoint_auth_method, redirect_uris,
-             grant_types, scopes, jwks, auto_rotate, rotate_interval_days, secret_hash, secret_rotated_at, secret_expires_at, first_party)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, true)`,
-          [clientId, app, ...Object.values(fields), issued?.hash ?? null, issued?.at ?? null, issued?.expires ?? null],
-        );
-      }
-      await this.secrets.audit(em, actor, existing ? 'application.updated' : 'application.created', clientId, { secret_issued: !!secret });
+      if (existing) await tx.updateClient(clientId, fields, issued);
+      else await tx.insertClient(clientId, app, fields, issued);
+      await tx.audit(this.secrets.clock.now(), actor, existing ? 'application.updated' : 'application.created', clientId, { secret_issued: !!secret });
       return { application_key: app, client_id: clientId, created: !existing, ...(secret ? { client_secret: secret } : {}) };
     });
     await this.clients.changed(applied.client_id);

@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { METRICS_REGISTRY } from '@platform/observability';
 import { Gauge, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
-import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '@platform/runtime';
+import { ApplicationsRepository } from './applications.repository';
 import { ClientSecretsService, SecretStatus } from './client-secrets.service';
 
 const STATUSES: readonly SecretStatus[] = ['ok', 'expiring', 'expired', 'revoked', 'public'];
@@ -21,7 +19,7 @@ export class ClientSecretMetrics implements OnModuleInit {
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: ApplicationsRepository,
     private readonly secrets: ClientSecretsService,
     private readonly clock: Clock,
   ) {}
@@ -45,7 +43,7 @@ export class ClientSecretMetrics implements OnModuleInit {
   async counts(): Promise<Record<SecretStatus, number>> {
     const now = this.clock.now().getTime();
     if (this.cached && now - this.cached.at >= 0 && now - this.cached.at < CACHE_MS) return this.cached.counts;
-    const clients = await this.db.getRepository(OAuthClient).find({ select: { id: true, revokedAt: true, isConfidential: true, secretExpiresAt: true } });
+    const clients = await this.store.secretStates();
     const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<SecretStatus, number>;
     for (const client of clients) counts[this.secrets.secretStatus(client)]++;
     this.cached = { at: now, counts };

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { ClientsModule } from '../clients/clients.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
 import { ClientSecretMetrics } from './client-secret.metrics';
 import { ClientSecretsService } from './client-secrets.service';
@@ -12,7 +13,7 @@ import { SelfFetchController } from './self-fetch.controller';
 @Module({
   imports: [ClientsModule, OAuthModule, AuthModule.forRoot()],
   controllers: [ManagementController, SelfFetchController],
-  providers: [ClientSecretsService, ApplicationsService, IdempotencyService, ClientSecretMetrics],
+  providers: [ApplicationsRepository, ClientSecretsService, ApplicationsService, IdempotencyService, ClientSecretMetrics],
   exports: [ClientSecretsService],
 })
 export class ManagementModule {}

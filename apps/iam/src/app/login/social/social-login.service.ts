@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomString } from '@platform/crypto';
 import { createRemoteJWKSet, JWTPayload, jwtVerify } from 'jose';
-import { DataSource } from 'typeorm';
 import { Aal } from '../../session/session.service';
+import { FederatedIdentitiesRepository } from './federated-identities.repository';
 import { upstreamAal } from './upstream-aal';
 import { IamConfig } from '../../../config/iam-config';
 
@@ -36,7 +35,7 @@ export class SocialLoginService {
 
   constructor(
     private readonly config: IamConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly identities: FederatedIdentitiesRepository,
   ) {}
 
   get enabled(): boolean {
@@ -108,7 +107,7 @@ export class SocialLoginService {
       return { kind: 'refused', reason: 'The provider sent an identity we could not verify.' };
     }
     if (claims['nonce'] !== nonce || !claims.sub) return { kind: 'refused', reason: 'The provider sent an identity we could not verify.' };
-    const userId = await this.linkedUser(m.issuer, claims);
+    const userId = await this.linkedUser(m.issuer, claims.sub, claims);
     if (!userId) return { kind: 'refused', reason: 'Your account at the provider has no verified email address, so it cannot be linked to an account here.' };
     const acr = upstreamAal(claims['acr'], claims['amr']);
     return { kind: 'ok', userId, acr, amr: acr === 'aal2' ? ['fed', 'mfa'] : ['fed'] };
@@ -119,23 +118,13 @@ export class SocialLoginService {
    * the same verified email (then linked); else a new account for that verified email. An
    * unverified email never links or creates anything.
    */
-  private async linkedUser(issuer: string, claims: JWTPayload): Promise<string | undefined> {
-    return this.dataSource.transaction(async (em) => {
-      const [linked] = await em.query(
-        `SELECT f.user_id FROM iam_federated_identities f JOIN iam_users u ON u.id = f.user_id WHERE f.issuer = $1 AND f.subject = $2 AND u.active`,
-        [issuer, claims.sub],
-      );
-      if (linked) return linked.user_id as string;
-      const email = typeof claims['email'] === 'string' ? claims['email'].trim().toLowerCase() : '';
-      if (!email || claims['email_verified'] !== true) return undefined;
-      const name = typeof claims['name'] === 'string' ? claims['name'] : '';
-      const [user] = await em.query(
-        `INSERT INTO iam_users (email, name) VALUES ($1, $2) ON CONFLICT (lower(email)) DO UPDATE SET email = iam_users.email RETURNING id, active`,
-        [email, name],
-      );
-      if (!user.active) return undefined;
-      await em.query(`INSERT INTO iam_federated_identities (issuer, subject, user_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [issuer, claims.sub, user.id]);
-      return user.id as string;
+  private linkedUser(issuer: string, subject: string, claims: JWTPayload): Promise<string | undefined> {
+    const email = typeof claims['email'] === 'string' ? claims['email'].trim().toLowerCase() : '';
+    return this.identities.accountFor({
+      issuer,
+      subject,
+      verifiedEmail: email && claims['email_verified'] === true ? email : undefined,
+      name: typeof claims['name'] === 'string' ? claims['name'] : '',
     });
   }
 }
