@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { QUEUES } from '@platform/contracts';
+import { ComplianceSourcesRepository } from './compliance/compliance-sources.repository';
 import { ComplianceController } from './compliance/compliance.controller';
 import { ComplianceRepository } from './compliance/compliance.repository';
 import { ComplianceService } from './compliance/compliance.service';
@@ -9,8 +9,6 @@ import { ReportBuilders } from './compliance/report-builders';
 import { InsightsController } from './insights/insights.controller';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
-import { ActivityLogInterceptor } from './logs/activity-log.interceptor';
-import { ApplicationLogInterceptor } from './logs/application-log.interceptor';
 import { ChatLogsController } from './logs/chat-logs.controller';
 import { ChatLogsRepository } from './logs/chat-logs.repository';
 import { ChatLogsService } from './logs/chat-logs.service';
@@ -25,7 +23,7 @@ import { PiiStrategyService } from './pii/pii-strategy.service';
 /**
  * Admin surfaces over what happened: the PII strategy chat logs are written with, the logs (chat,
  * promotion audit, application errors, admin activity, failed jobs), insight snapshots and
- * compliance reports. Also records every 5xx and every admin mutation, app-wide.
+ * compliance reports. The application and activity logs it reads are written by RequestLogModule.
  */
 @Module({
   imports: [PiiRedactionModule, BullModule.registerQueue({ name: QUEUES.kbIngest })],
@@ -45,11 +43,10 @@ import { PiiStrategyService } from './pii/pii-strategy.service';
     FailedJobsService,
     InsightsRepository,
     InsightsService,
+    ComplianceSourcesRepository,
     ReportBuilders,
     ComplianceRepository,
     ComplianceService,
-    { provide: APP_INTERCEPTOR, useClass: ApplicationLogInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: ActivityLogInterceptor },
   ],
 })
 export class KbAdminInsightModule {}

@@ -1,7 +1,9 @@
-import { DataSource } from 'typeorm';
-import { containsPattern, Page, PageWindow, toPage } from '../admin/pagination';
+import { containsPattern } from '../admin/pagination';
 
-/** A WHERE clause built from optional filters, with numbered parameters; always starts with the tenant. */
+/**
+ * A WHERE clause built from optional filters, with numbered parameters; always starts with the tenant.
+ * Builds text only: the repositories run it (FilteredPageRepository.page).
+ */
 export class SqlFilter {
   private readonly parts: string[] = [];
   readonly params: unknown[] = [];
@@ -46,29 +48,6 @@ export class SqlFilter {
   next(offset = 0): string {
     return `$${this.params.length + 1 + offset}`;
   }
-}
-
-/** One page of `SELECT <columns> FROM <from> WHERE <filter> ORDER BY <order>` and its total. */
-export async function pageQuery<T>(
-  db: DataSource,
-  q: {
-    columns: string;
-    from: string;
-    filter: SqlFilter;
-    order: string;
-    window: PageWindow;
-    map: (row: Record<string, unknown>) => T;
-  },
-): Promise<Page<T>> {
-  const { columns, from, filter, order, window } = q;
-  const [rows, [{ total }]] = await Promise.all([
-    db.query(
-      `SELECT ${columns} FROM ${from} WHERE ${filter.sql} ORDER BY ${order} LIMIT ${filter.next()} OFFSET ${filter.next(1)}`,
-      [...filter.params, window.perPage, window.offset],
-    ),
-    db.query(`SELECT count(*)::int AS total FROM ${from} WHERE ${filter.sql}`, filter.params),
-  ]);
-  return toPage((rows as Record<string, unknown>[]).map(q.map), total, window);
 }
 
 export const iso = (v: unknown): string | null =>

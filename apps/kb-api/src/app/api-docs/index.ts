@@ -1,2 +1,5 @@
 export * from './decorators';
 export * from './error-bodies';
+export * from './params';
+export * from './schema';
+export * from './property-schema';

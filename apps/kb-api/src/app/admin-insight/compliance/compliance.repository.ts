@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageWindow } from '../../admin/pagination';
-import { idText, iso, pageQuery, SqlFilter } from '../sql-filter';
+import { idText, iso, SqlFilter } from '../sql-filter';
+import { FilteredPageRepository } from '../filtered-page.repository';
 import { ReportKind, ReportListQueryDto } from './compliance.dto';
 import { ReportContent } from './report-builders';
 
@@ -31,8 +32,10 @@ const meta = (r: Record<string, unknown>): ReportMeta => ({
 
 /** kb_compliance_reports, by tenant. */
 @Injectable()
-export class ComplianceRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class ComplianceRepository extends FilteredPageRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
 
   async insert(
     tenantId: string,
@@ -59,7 +62,7 @@ export class ComplianceRepository {
     const filter = new SqlFilter('tenant_id', tenantId)
       .add('kind = ?', q.kind)
       .range('created_at', q.from, q.to);
-    return pageQuery(this.db, {
+    return this.page({
       columns: META,
       from: 'kb_compliance_reports',
       filter,

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageWindow } from '../../admin/pagination';
 import { RangeQueryDto } from '../range-query.dto';
-import { idText, iso, pageQuery, SqlFilter } from '../sql-filter';
+import { idText, iso, SqlFilter } from '../sql-filter';
+import { FilteredPageRepository } from '../filtered-page.repository';
 
 export interface InsightPeriod {
   from: Date;
@@ -76,8 +77,10 @@ const IN_PERIOD = 'l.tenant_id = $1 AND l.created_at >= $2 AND l.created_at <= $
 
 /** Aggregates over chat logs, documents and feedback of one tenant, and the stored snapshots. */
 @Injectable()
-export class InsightsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class InsightsRepository extends FilteredPageRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
 
   async compute(tenantId: string, period: InsightPeriod): Promise<InsightData> {
     const args = [tenantId, period.from, period.to];
@@ -175,7 +178,7 @@ export class InsightsRepository {
     window: PageWindow,
   ): Promise<Page<Omit<InsightSnapshot, 'data'> & { totals: InsightData['totals'] }>> {
     const filter = new SqlFilter('tenant_id', tenantId).range('created_at', q.from, q.to);
-    return pageQuery(this.db, {
+    return this.page({
       columns: "id, period_from, period_to, computed_by, created_at, data->'totals' AS totals",
       from: 'kb_insight_snapshots',
       filter,

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageWindow } from '../../admin/pagination';
 import { ChatLogQueryDto } from '../range-query.dto';
-import { iso, pageQuery, SqlFilter } from '../sql-filter';
+import { iso, SqlFilter } from '../sql-filter';
+import { FilteredPageRepository } from '../filtered-page.repository';
 
 export interface ChatLogRow {
   id: string;
@@ -59,8 +60,10 @@ function toRow(r: Record<string, unknown>): ChatLogRow {
 
 /** kb_chat_logs as the admin reads them (the stored, already redacted text), by tenant. */
 @Injectable()
-export class ChatLogsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class ChatLogsRepository extends FilteredPageRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
 
   list(tenantId: string, q: ChatLogQueryDto, window: PageWindow): Promise<Page<ChatLogRow>> {
     const filter = new SqlFilter('l.tenant_id', tenantId)
@@ -69,7 +72,7 @@ export class ChatLogsRepository {
       .search(['l.question', 'l.answer'], q.search)
       .when(q.refused === true, 'l.refusal_reason IS NOT NULL')
       .when(q.refused === false, 'l.refusal_reason IS NULL');
-    return pageQuery(this.db, {
+    return this.page({
       columns: COLUMNS,
       from: FROM,
       filter,

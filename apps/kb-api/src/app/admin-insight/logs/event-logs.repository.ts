@@ -2,70 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageWindow } from '../../admin/pagination';
-import { idText, iso, pageQuery, SqlFilter } from '../sql-filter';
+import { idText, iso, SqlFilter } from '../sql-filter';
+import { FilteredPageRepository } from '../filtered-page.repository';
 import { ActivityLogQueryDto, ApplicationLogQueryDto, CanonicalAuditQueryDto } from './logs.dto';
 
-export interface ApplicationLogEntry {
-  tenantId: string | null;
-  level: 'error' | 'warning';
-  method: string;
-  route: string;
-  status: number;
-  errorClass: string;
-  errorCode: string | null;
-  requestId: string | null;
-  userId: string | null;
-}
-
-export interface ActivityLogEntry {
-  tenantId: string;
-  actorUserId: string | null;
-  actorKind: string;
-  method: string;
-  route: string;
-  status: number;
-  outcome: 'success' | 'failure';
-  targetId: string | null;
-  requestId: string | null;
-}
-
-/** The promotion audit, application and activity logs: written by the interceptors, read by the admin, by tenant. */
+/** The promotion audit, application and activity logs as the admin reads them, by tenant (request-log writes the latter two). */
 @Injectable()
-export class EventLogsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  async recordApplication(e: ApplicationLogEntry): Promise<void> {
-    await this.db.query(
-      `INSERT INTO kb_application_logs (tenant_id, level, method, route, status, error_class, error_code, request_id, user_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        e.tenantId,
-        e.level,
-        e.method,
-        e.route,
-        e.status,
-        e.errorClass,
-        e.errorCode,
-        e.requestId,
-        e.userId,
-      ],
-    );
-  }
-
-  async recordActivity(e: ActivityLogEntry): Promise<void> {
-    await this.db.query(
-      `INSERT INTO kb_activity_logs (tenant_id, actor_user_id, actor_kind, method, route, status, outcome, target_id, request_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        e.tenantId,
-        e.actorUserId,
-        e.actorKind,
-        e.method,
-        e.route,
-        e.status,
-        e.outcome,
-        e.targetId,
-        e.requestId,
-      ],
-    );
+export class EventLogsRepository extends FilteredPageRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
   }
 
   canonicalAudit(
@@ -78,7 +23,7 @@ export class EventLogsRepository {
       .add('a.actor_user_id = ?::bigint', q.actor)
       .range('a.created_at', q.from, q.to)
       .search(['a.actor_label', 'p.source_path', 'p.title'], q.search);
-    return pageQuery(this.db, {
+    return this.page({
       columns:
         'a.id, a.approval_id, a.action, a.actor_user_id, a.actor_label, a.detail, a.created_at, p.project_key, p.source_path, p.title, p.status AS approval_status',
       from: 'kb_promotion_audit a LEFT JOIN kb_promotion_approvals p ON p.id = a.approval_id AND p.tenant_id = a.tenant_id',
@@ -116,7 +61,7 @@ export class EventLogsRepository {
       .add('status = ?', q.status)
       .range('created_at', q.from, q.to)
       .search(['route', 'error_class', 'error_code', 'request_id'], q.search);
-    return pageQuery(this.db, {
+    return this.page({
       columns:
         'id, level, method, route, status, error_class, error_code, request_id, user_id, created_at',
       from: 'kb_application_logs',
@@ -143,7 +88,7 @@ export class EventLogsRepository {
       .add('a.outcome = ?', q.outcome)
       .range('a.created_at', q.from, q.to)
       .search(['a.route', 'a.target_id', 'u.email'], q.search);
-    return pageQuery(this.db, {
+    return this.page({
       columns:
         'a.id, a.actor_user_id, a.actor_kind, u.name AS actor_name, u.email AS actor_email, a.method, a.route, a.status, a.outcome, a.target_id, a.request_id, a.created_at',
       from: 'kb_activity_logs a LEFT JOIN kb_users u ON u.id = a.actor_user_id',

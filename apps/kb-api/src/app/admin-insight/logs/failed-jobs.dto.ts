@@ -1,8 +1,10 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { RangeQueryDto } from '../range-query.dto';
 import { KB_QUEUE_NAMES } from './failed-jobs.service';
 
 export class FailedJobsQueryDto extends RangeQueryDto {
+  @ApiPropertyOptional({ enum: KB_QUEUE_NAMES, default: KB_QUEUE_NAMES[0] })
   @IsOptional()
   @IsIn(KB_QUEUE_NAMES, {
     message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).`,
@@ -11,6 +13,7 @@ export class FailedJobsQueryDto extends RangeQueryDto {
 }
 
 export class FailedJobTargetDto {
+  @ApiPropertyOptional({ enum: KB_QUEUE_NAMES, default: KB_QUEUE_NAMES[0] })
   @IsOptional()
   @IsIn(KB_QUEUE_NAMES, {
     message: `The selected queue is invalid (one of ${KB_QUEUE_NAMES.join(', ')}).`,

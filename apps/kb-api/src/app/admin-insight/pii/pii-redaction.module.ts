@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { ChatLogWriter } from './chat-log-writer';
 import { PiiStrategyRepository } from './pii-strategy.repository';
 
-/** Global so every module that wires a ChatService (chat, conversations, widget, MCP) logs through the strategy. */
+/** The tenant's PII strategy, global: chat's log writer applies it, the admin screens edit it and read the tokens. */
 @Global()
 @Module({
-  providers: [PiiStrategyRepository, ChatLogWriter],
-  exports: [PiiStrategyRepository, ChatLogWriter],
+  providers: [PiiStrategyRepository],
+  exports: [PiiStrategyRepository],
 })
 export class PiiRedactionModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { completeActions, DEFAULT_DETOKENIZE_PERMISSION, PiiActions } from './pii-policy';
 
 export interface PiiStrategy {
@@ -15,7 +15,7 @@ export interface StoredToken {
   ciphertext: string;
 }
 
-/** kb_pii_strategies and kb_pii_tokens, always by tenant. */
+/** kb_pii_strategies, and reads of kb_pii_tokens (chat's log writer stores them), always by tenant. */
 @Injectable()
 export class PiiStrategyRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -50,20 +50,6 @@ export class PiiStrategyRepository {
       `INSERT INTO kb_pii_strategies (tenant_id, actions, detokenize_permission, updated_by, updated_at) VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (tenant_id) DO UPDATE SET actions = EXCLUDED.actions, detokenize_permission = EXCLUDED.detokenize_permission, updated_by = EXCLUDED.updated_by, updated_at = now()`,
       [tenantId, JSON.stringify(actions), detokenizePermission, userId],
-    );
-  }
-
-  async insertTokens(
-    m: EntityManager,
-    tenantId: string,
-    chatLogId: string,
-    tokens: Array<{ id: string; detector: string; ciphertext: string }>,
-  ): Promise<void> {
-    if (tokens.length === 0) return;
-    await m.query(
-      `INSERT INTO kb_pii_tokens (id, tenant_id, chat_log_id, detector, ciphertext)
-       SELECT t.id, $1, $2, t.detector, t.ciphertext FROM jsonb_to_recordset($3::jsonb) AS t(id uuid, detector text, ciphertext text)`,
-      [tenantId, chatLogId, JSON.stringify(tokens)],
     );
   }
 

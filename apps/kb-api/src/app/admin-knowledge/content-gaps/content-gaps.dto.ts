@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { PageParamsDto } from '../../admin/pagination';
@@ -6,6 +7,7 @@ export const DEFAULT_GAP_DAYS = 30;
 
 /** `?days=&page=&per_page=` of GET /api/admin/kb/content-gaps. */
 export class ListContentGapsQueryDto extends PageParamsDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 365, default: DEFAULT_GAP_DAYS })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The days field must be an integer.' })
@@ -16,6 +18,7 @@ export class ListContentGapsQueryDto extends PageParamsDto {
 
 /** POST /api/admin/kb/content-gaps/{id}/resolve. */
 export class ResolveContentGapDto {
+  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The note field must be a string.' })

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -18,12 +19,15 @@ import { PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export class CreateCollectionDto {
+  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
   @trimmed()
   @IsString({ message: 'The name field is required.' })
   @IsNotEmpty({ message: 'The name field is required.' })
   @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
   name!: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Default: from the name' })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The slug field must be a string.' })
@@ -37,12 +41,15 @@ export class CreateCollectionDto {
   @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
   description?: string | null;
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form criteria kept with the collection' })
   @IsOptional()
   @IsObject({ message: 'The criteria field must be an object.' })
   criteria?: Record<string, unknown>;
 }
 
 export class UpdateCollectionDto {
+  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The name field must be a string.' })
@@ -50,6 +57,7 @@ export class UpdateCollectionDto {
   @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
   name?: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Default: from the name' })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The slug field must be a string.' })
@@ -63,6 +71,7 @@ export class UpdateCollectionDto {
   @MaxLength(2000, { message: 'The description field must not be greater than 2000 characters.' })
   description?: string | null;
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form criteria kept with the collection' })
   @IsOptional()
   @IsObject({ message: 'The criteria field must be an object.' })
   criteria?: Record<string, unknown>;
@@ -79,11 +88,14 @@ const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, k
 
 /** POST /api/admin/kb/collections/{id}/documents. */
 export class CollectionMembersDto {
+  @ApiPropertyOptional({ type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 }, description: 'Document ids' })
   @IsOptional() @apply(ids('add')) add?: number[];
+  @ApiPropertyOptional({ type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 }, description: 'Document ids' })
   @IsOptional() @apply(ids('remove')) remove?: number[];
 }
 
 export class RenameTagDto {
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 100, description: 'The new tag' })
   @trimmed()
   @IsString({ message: 'The name field is required.' })
   @IsNotEmpty({ message: 'The name field is required.' })
@@ -92,6 +104,7 @@ export class RenameTagDto {
 }
 
 export class ListSynonymsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ type: 'string', maxLength: 120, description: 'Sets of this project' })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The project field must be a string.' })
@@ -101,6 +114,7 @@ export class ListSynonymsQueryDto extends PageQueryDto {
 
 /** POST and PUT /api/admin/kb/synonyms: the set's words or phrases, optionally for one project. */
 export class SynonymSetDto {
+  @ApiProperty({ type: 'array', minItems: 2, maxItems: 50, items: { type: 'string', maxLength: 64 }, description: 'Trimmed, lower-cased and de-duplicated; at least two must remain' })
   @IsArray({ message: 'The terms field must be an array.' })
   @ArrayMinSize(2, { message: 'The terms field must have at least 2 items.' })
   @ArrayMaxSize(50, { message: 'The terms field must not have more than 50 items.' })
@@ -108,6 +122,7 @@ export class SynonymSetDto {
   @MaxLength(64, { each: true, message: 'Each term must not be greater than 64 characters.' })
   terms!: string[];
 
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120, nullable: true, description: 'null: every project' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @trimmed()

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { SeriesMetric } from './metrics.repository';
@@ -7,9 +8,11 @@ export const MAX_SERIES_DAYS = 366;
 
 /** `?metric=chats|refusals|ingested&days=` of GET /api/admin/metrics/timeseries. */
 export class TimeseriesQueryDto {
+  @ApiProperty({ enum: SERIES_METRICS })
   @IsIn(SERIES_METRICS, { message: `The selected metric is invalid (one of ${SERIES_METRICS.join(', ')}).` })
   metric!: SeriesMetric;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_SERIES_DAYS, default: 14 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The days field must be an integer.' })
