@@ -32,6 +32,12 @@ const boundaries = (extraTypeRules = []) => [
   },
 ];
 
+/** Deep imports into another project's internals bypass its public index. */
+const deepImports = { group: ['@platform/*/**'], message: 'import from the package root' };
+
+/** One validation style in every service: inputs (bodies, queries, tool arguments) are class-validator DTOs. */
+const otherValidation = 'validation is class-validator DTOs';
+
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/tmp', 'tools/bin', '**/*.js', '**/*.mjs', '**/*.cjs', '.nx'] },
   ...nx.configs['flat/base'],
@@ -40,8 +46,7 @@ export default [
     files: ['**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(),
-      // Deep imports into another project's internals bypass its public index.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/**'], message: 'import from the package root' }] }],
+      'no-restricted-imports': ['error', { patterns: [deepImports] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unsafe-function-type': 'off',
@@ -54,5 +59,15 @@ export default [
     // Tests may use the testing library (JWKS issuer, database provisioning); production code may not.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['type:testing']) },
+  },
+  {
+    // Restates the rule above for services and libraries, adding the validation libraries they may not use.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: otherValidation }], patterns: [deepImports, { group: ['zod/*'], message: otherValidation }] },
+      ],
+    },
   },
 ];
