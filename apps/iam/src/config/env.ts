@@ -154,9 +154,8 @@ export class IamEnv extends AuthenticatedServiceEnv {
   IAM_SOCIAL_CLIENT_SECRET?: string;
 
   /** Name on the "Continue with …" button. */
-  @IsOptional()
   @IsString()
-  IAM_SOCIAL_NAME?: string;
+  IAM_SOCIAL_NAME: string = 'single sign-on';
 
   /** `iam.oauth.client_secret_grace`: how long the previous secret keeps validating after a rotation. */
   @IsInt()

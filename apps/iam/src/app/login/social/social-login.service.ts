@@ -43,7 +43,7 @@ export class SocialLoginService {
   }
 
   get displayName(): string {
-    return this.config.get('IAM_SOCIAL_NAME') ?? 'single sign-on';
+    return this.config.get('IAM_SOCIAL_NAME');
   }
 
   private get callbackUrl(): string {
