@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@platform/runtime';
 import { ReviewsModule } from './app/reviews/reviews.module';
-import { EvidenceReviewEnv, reviewApiEnabled } from './config/env';
-import { entities } from './data-source';
+import { EvidenceReviewEnv } from './config/env';
+import { EvidenceReviewConfig, EvidenceReviewConfigModule } from './config/evidence-review-config';
+import { DEFAULT_DATABASE_NAME, entities } from './data-source';
 import { migrations } from './migrations';
 
 @Module({
@@ -10,9 +11,11 @@ import { migrations } from './migrations';
     PlatformModule.forRoot({
       service: 'evidence-review',
       env: EvidenceReviewEnv,
-      database: { defaultName: 'evidence', entities, migrations },
+      database: { defaultName: DEFAULT_DATABASE_NAME, entities, migrations },
     }),
-    ReviewsModule.register(reviewApiEnabled()),
+    EvidenceReviewConfigModule,
+    // Whether the routes exist is read once, when the module graph is built.
+    ReviewsModule.register(EvidenceReviewConfig.load().apiEnabled),
   ],
 })
 export class AppModule {}

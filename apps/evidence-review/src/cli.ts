@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
-import { loadEnv } from '@platform/config';
 import { migrateDatabase } from '@platform/database';
 import { runCliAndExit } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { CliIo, logCommand, profilesCommand, reviewCommand, taxonomyCommand } from './app/cli/evidence-commands';
 import { buildReviewEngine } from './app/reviews/build-engine';
-import { ReviewLogRepository } from './app/reviews/review-log.repository';
-import { EvidenceReviewEnv } from './config/env';
-import { dataSourceOptions } from './data-source';
+import { openReviewLog } from './app/reviews/review-log.connection';
+import { EvidenceReviewConfig } from './config/evidence-review-config';
 
 async function readInput(path: string | undefined): Promise<string> {
   if (path) return readFile(path, 'utf8');
@@ -24,17 +21,15 @@ const io = (args: string[]): CliIo => ({
   progress: process.stderr.isTTY === true || args.includes('--progress'),
 });
 
-const env = () => loadEnv(EvidenceReviewEnv);
-const openLog = async () => {
-  const ds = await new DataSource(dataSourceOptions(env())).initialize();
-  return { repo: new ReviewLogRepository(ds), close: () => ds.destroy() };
-};
+const config = () => EvidenceReviewConfig.load();
+const openLog = () => openReviewLog(config());
+const engine = () => buildReviewEngine(config().engine);
 
 runCliAndExit('evidence-review', {
   migrate: {
     describe: 'create the database when missing and apply pending migrations',
     run: async (_args, log) => {
-      const applied = await migrateDatabase(dataSourceOptions(env()));
+      const applied = await migrateDatabase(config().dataSourceOptions());
       log.info('migrations applied', { applied });
     },
   },
@@ -44,15 +39,15 @@ runCliAndExit('evidence-review', {
   },
   'evidence:review': {
     describe: '[file|-] [--profile=key] [--dry-run] [--pretty] [--progress]: review JSON or JSON lines; exit 0 clean, 2 findings, 1 error',
-    run: (args) => reviewCommand(args, { engine: buildReviewEngine(env()), log: openLog }, io(args)),
+    run: (args) => reviewCommand(args, { engine: engine(), log: openLog }, io(args)),
   },
   'evidence:profiles': {
     describe: '[--pretty]: the configured risk profiles',
-    run: async (args) => profilesCommand(args, buildReviewEngine(env()), io(args)),
+    run: async (args) => profilesCommand(args, engine(), io(args)),
   },
   'evidence:taxonomy': {
     describe: '[--pretty]: tiers, checks, verdicts and assertiveness values',
-    run: async (args) => taxonomyCommand(args, buildReviewEngine(env()), io(args)),
+    run: async (args) => taxonomyCommand(args, engine(), io(args)),
   },
   'evidence:log': {
     describe: '[--limit=25] [--tenant=default] [--pretty]: newest review log entries',

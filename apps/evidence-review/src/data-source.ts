@@ -5,10 +5,13 @@ import { migrations } from './migrations';
 
 export const entities: Function[] = [];
 
-export function dataSourceOptions(env: EvidenceReviewEnv): DataSourceOptions {
+/** The database's name on the server when DATABASE_NAME is not set. */
+export const DEFAULT_DATABASE_NAME = 'evidence';
+
+export function dataSourceOptions(env: Pick<EvidenceReviewEnv, 'DATABASE_URL' | 'DATABASE_NAME'>): DataSourceOptions {
   return buildDataSourceOptions({
     url: env.DATABASE_URL,
-    database: env.DATABASE_NAME ?? 'evidence',
+    database: env.DATABASE_NAME ?? DEFAULT_DATABASE_NAME,
     entities,
     migrations,
   });

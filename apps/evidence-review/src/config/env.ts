@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { ResourceServerEnv, loadEnv, toBoolean } from '@platform/config';
+import { ResourceServerEnv, toBoolean } from '@platform/config';
 
 /** Every variable evidence-review reads; validated at boot (see .env.example). */
 export class EvidenceReviewEnv extends ResourceServerEnv {
@@ -47,9 +47,4 @@ export class EvidenceReviewEnv extends ResourceServerEnv {
   @IsOptional()
   @IsString()
   EVIDENCE_ENGINE_CONFIG?: string;
-}
-
-/** Whether the review routes exist; read once when the module graph is built. */
-export function reviewApiEnabled(): boolean {
-  return loadEnv(EvidenceReviewEnv).EVIDENCE_API_ENABLED;
 }

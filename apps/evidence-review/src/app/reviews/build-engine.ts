@@ -1,13 +1,6 @@
 import { createReviewEngine, EngineConfig, ReviewEngine } from '@platform/evidence-engine';
 import { OpenAiCompatibleProvider } from '@platform/llm';
-
-export interface EngineSettings {
-  EVIDENCE_ENGINE_CONFIG?: string;
-  EVIDENCE_LLM_ENABLED: boolean;
-  EVIDENCE_LLM_BASE_URL?: string;
-  EVIDENCE_LLM_MODEL?: string;
-  EVIDENCE_LLM_API_KEY?: string;
-}
+import type { EngineSettings } from '../../config/evidence-review-config';
 
 /** The review engine from validated settings; a bad config throws with its reason (at start). */
 export function buildReviewEngine(s: EngineSettings): ReviewEngine {
