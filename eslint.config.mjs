@@ -1,4 +1,20 @@
 import nx from '@nx/eslint-plugin';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Resolves what the TypeScript sources import the way tsc does: relative files by their .ts name and
+ * the @platform/* aliases through tsconfig.base.json's paths, so import cycles are found across
+ * projects too. Packages under node_modules are not followed (ignoreExternal).
+ */
+const tsResolver = createNodeResolver({
+  extensions: ['.ts', '.d.ts', '.js', '.json', '.node'],
+  conditionNames: ['types', 'import', 'require', 'default'],
+  tsconfig: { configFile: path.join(root, 'tsconfig.base.json') },
+});
 
 /** Which kinds of project each kind may import (ARCHITECTURE.md, reference/platform.md §2). */
 const typeRules = [
@@ -54,6 +70,19 @@ export default [
       '@typescript-eslint/no-inferrable-types': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    // No import cycles: a cycle makes load order decide what a module sees (an undefined class at
+    // decoration time), and it means two files cannot be understood apart.
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [tsResolver],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // Packages are never part of a cycle of ours: do not parse them.
+      'import-x/ignore': ['node_modules'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Tests may use the testing library (JWKS issuer, database provisioning); production code may not.

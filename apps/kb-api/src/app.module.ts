@@ -20,6 +20,7 @@ import { NotificationsModule } from './app/notifications/notifications.module';
 import { ChatPreferencesModule } from './app/preferences/chat-preferences.module';
 import { PresetsModule } from './app/presets/presets.module';
 import { PromotionModule } from './app/promotion/promotion.module';
+import { RequestLogModule } from './app/request-log/request-log.module';
 import { RowSecurityModule } from './app/row-security/row-security.module';
 import { KbApiEnv } from './config/env';
 import { entities } from './data-source';
@@ -49,6 +50,7 @@ import { migrations } from './migrations';
     PresetsModule,
     ChatPreferencesModule,
     KbAdminKnowledgeModule,
+    RequestLogModule,
     KbAdminInsightModule,
     KbAdminOperationsModule,
     KbWidgetModule,

@@ -7,6 +7,9 @@ import { DataSource } from 'typeorm';
 import { LocalDocumentStorage } from '../src/app/ingest/document-storage';
 import { DocumentsRepository } from '../src/app/ingest/documents.repository';
 import { IndexerService } from '../src/app/ingest/indexer.service';
+import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
+import { readVectorConfig } from '../src/app/retrieval/vector-config';
+import { ChunkEmbedder } from '../src/app/retrieval/vector-embedder';
 import { migrations } from '../src/migrations';
 
 /** The kb schema migrated on `server` (a database of that name is created when missing), and a connection to it. */
@@ -26,7 +29,9 @@ export function indexerWith(db: DataSource, env: Record<string, string>): { inde
   try {
     const documents = new DocumentsRepository(db);
     const storage = new LocalDocumentStorage(mkdtempSync(path.join(tmpdir(), 'kb-vector-')));
-    return { indexer: new IndexerService(documents, storage, db), storage, documents };
+    const { provider } = readVectorConfig(process.env);
+    const embedder = provider ? new ChunkEmbedder(new ChunkEmbeddingsRepository(db), provider) : null;
+    return { indexer: new IndexerService(documents, storage, embedder), storage, documents };
   } finally {
     for (const k of Object.keys(env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);

@@ -4,7 +4,9 @@ import { QUEUES } from '@platform/contracts';
 import { ChatModule } from '../chat/chat.module';
 import { IngestModule } from '../ingest/ingest.module';
 import { CommandsController } from './commands/commands.controller';
+import { CommandRunsRepository } from './commands/command-runs.repository';
 import { CommandsService } from './commands/commands.service';
+import { MaintenanceRepository } from './commands/maintenance.repository';
 import { ConnectorSettings } from './connectors/connector-settings';
 import { ConnectorSyncService } from './connectors/connector-sync.service';
 import { ConnectorsController } from './connectors/connectors.controller';
@@ -25,6 +27,8 @@ import { WorkflowsService } from './workflows/workflows.service';
   imports: [IngestModule.api(), BullModule.registerQueue({ name: QUEUES.kbIngest }), ChatModule],
   controllers: [CommandsController, ConnectorsController, TabularReviewsController, WorkflowsController],
   providers: [
+    CommandRunsRepository,
+    MaintenanceRepository,
     CommandsService,
     ConnectorSettings,
     ConnectorsRepository,

@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { authenticateWith } from '@platform/auth';
-import { requestIdOf, routePattern } from '../admin-insight/logs/http-facts';
+import { requestIdOf, routePattern } from '../request-log/http-facts';
 import { KbError, KbMessage } from '../errors/kb-errors';
 import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
 import { Authorization, UsersRepository } from '../identity/users.repository';

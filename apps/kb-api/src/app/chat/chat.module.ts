@@ -3,12 +3,12 @@ import { RetrievalModule } from '../retrieval/retrieval.module';
 import { AnswerProvider } from './answer-provider';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
-import { OutputGuard } from './output-guard';
+import { ChatLogModule } from './chat-log.module';
 
 @Module({
-  imports: [RetrievalModule],
+  imports: [RetrievalModule, ChatLogModule],
   controllers: [ChatController],
-  providers: [AnswerProvider, ChatService, OutputGuard],
-  exports: [RetrievalModule, ChatService, OutputGuard],
+  providers: [AnswerProvider, ChatService],
+  exports: [RetrievalModule, ChatService],
 })
 export class ChatModule {}

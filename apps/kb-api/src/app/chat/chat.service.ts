@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { addOutputCounts, Guardrails, GuardrailsAuditError } from '@platform/guardrails';
 import { LlmUnavailableError } from '@platform/llm';
-import { ChatLogWriter } from '../admin-insight/pii/chat-log-writer';
+import { ChatLogWriter } from './chat-log-writer';
 import { KbError } from '../errors/kb-errors';
 import { quoteUntrusted } from '../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Guardrails, OutputCounts } from '@platform/guardrails';
-import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
+import { KB_GUARDRAILS } from '../guardrails/guardrails-token';
 
 /**
  * The fields of what kb-api returns that carry document or model text: every string under one of

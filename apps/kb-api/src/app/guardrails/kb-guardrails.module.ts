@@ -1,11 +1,11 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { withDatabase } from '@platform/database';
-import { DEFAULT_SETTINGS, Guardrails, GuardrailsHost, sqlRunnerFor, startGuardrailsHost } from '@platform/guardrails';
+import { DEFAULT_SETTINGS, Guardrails, GuardrailsHost, startGuardrailsHost } from '@platform/guardrails';
 import { createRedisSubscriber } from '@platform/queue';
 import { PinoLogger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
+import { OutputGuard } from '../chat/output-guard';
 import { kbEnv } from '../kb-config';
+import { openGuardrailsDatabase } from './guardrails-database';
 import { KB_GUARDRAILS } from './guardrails-token';
 import { IndirectInjectionScreen } from './indirect-injection';
 
@@ -19,7 +19,8 @@ interface KbGuardrailsHost extends GuardrailsHost {
 /**
  * kb-api screens questions and handles answers with the guardrails library on the shared
  * guardrails database, so its audit shows in the guardrails admin API and a settings change made
- * there reaches this process through SettingsChanged.
+ * there reaches this process through SettingsChanged. Global: it provides the guardrails and the
+ * OutputGuard every answering feature passes its results through, in the API and the worker.
  */
 @Global()
 @Module({
@@ -29,16 +30,10 @@ interface KbGuardrailsHost extends GuardrailsHost {
       inject: [ConfigService, PinoLogger],
       useFactory: async (config: ConfigService, logger: PinoLogger): Promise<KbGuardrailsHost> => {
         const env = kbEnv(config);
-        const url = withDatabase(env.get('DATABASE_URL'), env.get('KB_GUARDRAILS_DATABASE_NAME'));
-        const db = new DataSource({ type: 'postgres', url, extra: { max: 4, connectionTimeoutMillis: 5000 } });
-        try {
-          await db.initialize();
-        } catch (e) {
-          throw new Error(`guardrails database ${env.get('KB_GUARDRAILS_DATABASE_NAME')} is unreachable (run cli.js migrate): ${(e as Error).message}`);
-        }
+        const db = await openGuardrailsDatabase(env.get('DATABASE_URL'), env.get('KB_GUARDRAILS_DATABASE_NAME'));
         const subscriber = createRedisSubscriber(env.get('REDIS_URL'));
         const host = await startGuardrailsHost({
-          db: sqlRunnerFor(db),
+          db: db.sql,
           subscriber,
           channel: env.get('GUARDRAILS_SETTINGS_CHANNEL'),
           defaults: DEFAULT_SETTINGS,
@@ -51,15 +46,17 @@ interface KbGuardrailsHost extends GuardrailsHost {
           close: async () => {
             await host.stop();
             subscriber.disconnect();
-            await db.destroy();
+            await db.close();
           },
         };
       },
     },
     { provide: KB_GUARDRAILS, inject: [KB_GUARDRAILS_HOST], useFactory: (h: GuardrailsHost): Guardrails => h.guardrails },
     IndirectInjectionScreen,
+    // The one OutputGuard: chat, conversations, retrieval, the widget, MCP and approved tool calls share it.
+    OutputGuard,
   ],
-  exports: [KB_GUARDRAILS, IndirectInjectionScreen],
+  exports: [KB_GUARDRAILS, IndirectInjectionScreen, OutputGuard],
 })
 export class KbGuardrailsModule implements OnApplicationShutdown {
   constructor(@Inject(KB_GUARDRAILS_HOST) private readonly host: KbGuardrailsHost) {}

@@ -1,9 +1,6 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { IndirectInjectionScreen, IndirectVerdict } from '../guardrails/indirect-injection';
-import { readVectorConfig } from '../retrieval/vector-config';
 import { ChunkEmbedder } from '../retrieval/vector-embedder';
 import { BINARY_CONVERTERS } from './binary-converters';
 import { chunkMarkdown } from './chunker';
@@ -14,6 +11,9 @@ import type { IngestJobData } from './ingest.service';
 import { detectLanguage } from './language';
 
 export type IndexOutcome = 'indexed' | 'unchanged' | 'superseded' | 'gone';
+
+/** The ChunkEmbedder the indexer uses, or null when no embedding provider is configured. */
+export const INGEST_EMBEDDER = Symbol.for('kb-api.INGEST_EMBEDDER');
 
 /**
  * The IngestDocumentJob: read the stored version, convert, chunk and swap it in atomically.
@@ -30,17 +30,13 @@ export type IndexOutcome = 'indexed' | 'unchanged' | 'superseded' | 'gone';
 @Injectable()
 export class IndexerService {
   private readonly logger = new Logger(IndexerService.name);
-  private readonly embedder: ChunkEmbedder | null;
 
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly storage: DocumentStorage,
-    @Optional() @InjectDataSource() db?: DataSource,
+    @Optional() @Inject(INGEST_EMBEDDER) private readonly embedder: ChunkEmbedder | null = null,
     @Optional() private readonly screen?: IndirectInjectionScreen,
-  ) {
-    const { provider } = readVectorConfig();
-    this.embedder = db && provider ? new ChunkEmbedder(db, provider) : null;
-  }
+  ) {}
 
   async index(job: IngestJobData): Promise<IndexOutcome> {
     const doc = await this.documents.find(job.tenantId, job.documentId);

@@ -1,14 +1,28 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { QUEUES } from '@platform/contracts';
 import { DocumentOwnersRepository } from '../documents/document-owners.repository';
+import { ChunkEmbeddingsRepository } from '../retrieval/chunk-embeddings.repository';
+import { vectorConfigFrom } from '../retrieval/vector-config';
+import { ChunkEmbedder } from '../retrieval/vector-embedder';
 import { documentStorageProvider } from './document-storage.provider';
 import { DocumentsRepository } from './documents.repository';
-import { IndexerService } from './indexer.service';
+import { IndexerService, INGEST_EMBEDDER } from './indexer.service';
 import { IngestController } from './ingest.controller';
 import { IngestProcessor } from './ingest.processor';
 import { IngestQueueMetrics } from './ingest-queue.metrics';
 import { IngestService } from './ingest.service';
+
+/** The indexer's embedder: only with an embedding provider configured (KB_EMBEDDINGS_PROVIDER). */
+const ingestEmbedderProvider: Provider = {
+  provide: INGEST_EMBEDDER,
+  inject: [ChunkEmbeddingsRepository, ConfigService],
+  useFactory: (embeddings: ChunkEmbeddingsRepository, config: ConfigService): ChunkEmbedder | null => {
+    const { provider } = vectorConfigFrom(config);
+    return provider ? new ChunkEmbedder(embeddings, provider) : null;
+  },
+};
 
 @Module({})
 export class IngestModule {
@@ -28,7 +42,7 @@ export class IngestModule {
     return {
       module: IngestModule,
       imports: [BullModule.registerQueue({ name: QUEUES.kbIngest })],
-      providers: [documentStorageProvider, DocumentsRepository, IndexerService, IngestProcessor],
+      providers: [documentStorageProvider, DocumentsRepository, ChunkEmbeddingsRepository, ingestEmbedderProvider, IndexerService, IngestProcessor],
     };
   }
 }

@@ -21,4 +21,10 @@ export class TenantsRepository {
     const [row] = await this.db.query('SELECT * FROM kb_tenants WHERE id = $1', [id]);
     return row ?? null;
   }
+
+  /** The ids of the tenants that are active, in id order (a scheduled command runs in each). */
+  async activeIds(): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM kb_tenants WHERE status = 'active' ORDER BY id`);
+    return rows.map((r) => r.id);
+  }
 }

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AnswerProvider } from '../chat/answer-provider';
-import { OutputGuard } from '../chat/output-guard';
 import { DocumentCatalogRepository } from '../documents/document-catalog.repository';
 import { McpAuditRepository } from '../mcp/audit/mcp-audit.repository';
 import { McpAuditService } from '../mcp/audit/mcp-audit.service';
@@ -10,9 +9,10 @@ import { McpToolSettingsRepository } from '../mcp/servers/mcp-tool-settings.repo
 import { KbToolCatalogue } from '../mcp/tools/kb-tool-catalogue';
 import { McpKnowledgeRepository } from '../mcp/tools/mcp-knowledge.repository';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsRepository } from '../notifications/notifications.repository';
 import { NotificationsService } from '../notifications/notifications.service';
 import { CandidateSuggester } from '../promotion/candidate-suggester';
-import { RetrievalService } from '../retrieval/retrieval.service';
+import { RetrievalModule } from '../retrieval/retrieval.module';
 import { WidgetToolsService } from '../widget/widget-tools.service';
 import { ApprovedCallsDispatch } from './approved-calls.dispatch';
 import { ApprovedCallsWorker } from './approved-calls.worker';
@@ -35,12 +35,12 @@ export class ToolApprovalsModule {
   static worker(): DynamicModule {
     return {
       module: ToolApprovalsModule,
+      imports: [RetrievalModule],
       providers: [
         ParkedCallsRepository,
+        NotificationsRepository,
         NotificationsService,
         ToolApprovalsService,
-        RetrievalService,
-        OutputGuard,
         AnswerProvider,
         CandidateSuggester,
         DocumentCatalogRepository,

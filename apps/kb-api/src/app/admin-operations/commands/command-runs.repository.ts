@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
 import { DataSource } from 'typeorm';
 import type { PageWindow } from '../../admin/pagination';
@@ -23,11 +25,12 @@ const SELECT = `SELECT r.id, r.command, r.params, r.status, r.result, r.error, r
                   FROM kb_command_runs r LEFT JOIN kb_users u ON u.id = r.actor_user_id`;
 
 /**
- * History of maintenance command runs, per tenant. A plain class over a DataSource: the API and a
- * scheduled CLI run record their runs the same way.
+ * History of maintenance command runs, per tenant. Injectable in the API; a scheduled CLI run
+ * constructs it on its own DataSource, so both record their runs the same way.
  */
+@Injectable()
 export class CommandRunsRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** A new running row; null when the tenant already has a run under this Idempotency-Key. */
   async start(tenantId: string, r: { command: string; params: ParamValues; trigger: 'api' | 'schedule'; actorUserId: string | null; idempotencyKey: string | null }): Promise<string | null> {

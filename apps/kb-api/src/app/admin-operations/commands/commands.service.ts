@@ -1,9 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { QUEUES } from '@platform/contracts';
+import { Clock } from '@platform/runtime';
 import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { pageWindow, toPage } from '../../admin/pagination';
 import type { KbPrincipal } from '../../auth/kb-principal';
 import { KbError, KbMessage, KbValidationError } from '../../errors/kb-errors';
@@ -14,6 +13,7 @@ import { ParamValues, validateParams } from './command-params';
 import { CommandRunner } from './command-runner';
 import { CommandRunsRepository } from './command-runs.repository';
 import { CommandHistoryQueryDto, CommandRequestDto } from './commands.dto';
+import { MaintenanceRepository } from './maintenance.repository';
 import { scheduleStatus } from './schedules';
 
 export const DESTRUCTIVE_PERMISSION = 'commands.destructive';
@@ -22,16 +22,16 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** The maintenance commands of the active tenant: catalogue, preview, run, history, schedules. */
 @Injectable()
 export class CommandsService {
-  private readonly runs: CommandRunsRepository;
   private readonly runner: CommandRunner;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: CommandRunsRepository,
+    private readonly rows: MaintenanceRepository,
     private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly ingestQueue: Queue<IngestJobData>,
+    private readonly clock: Clock,
   ) {
-    this.runs = new CommandRunsRepository(db);
-    this.runner = new CommandRunner(this.runs, { db, storage, ingestQueue });
+    this.runner = new CommandRunner(runs, { rows, storage, ingestQueue });
   }
 
   catalogue(who: KbPrincipal) {
@@ -47,7 +47,7 @@ export class CommandsService {
   /** What a run would change, counted without changing anything. */
   async preview(who: KbPrincipal, body: CommandRequestDto) {
     const { command, params } = this.resolve(body);
-    const counts = await command.preview({ db: this.db, storage: this.storage, ingestQueue: this.ingestQueue, tenantId: who.tenantId, runKey: 'preview' }, params);
+    const counts = await command.preview({ rows: this.rows, storage: this.storage, ingestQueue: this.ingestQueue, tenantId: who.tenantId, runKey: 'preview' }, params);
     return { command: command.name, destructive: command.destructive, params, would_change: counts };
   }
 
@@ -73,7 +73,7 @@ export class CommandsService {
   }
 
   async schedulerStatus(who: KbPrincipal) {
-    return scheduleStatus(await this.runs.latestPerCommand(who.tenantId), new Date());
+    return scheduleStatus(await this.runs.latestPerCommand(who.tenantId), this.clock.now());
   }
 
   private resolve(body: CommandRequestDto): { command: MaintenanceCommand; params: ParamValues } {

@@ -1,10 +1,9 @@
 import { loadEnv } from '@platform/config';
 import type { CliLogger } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { KbApiEnv } from '../../../config/env';
-import { dataSourceOptions } from '../../../data-source';
 import { createDocumentStorage } from '../../ingest/document-storage.provider';
 import { runScheduledCommand } from './scheduled-run';
+import { openScheduledRunRepositories } from './scheduled-run.database';
 import { COMMAND_SCHEDULES } from './schedules';
 
 /**
@@ -15,16 +14,16 @@ export const scheduledCommandTask = {
   describe: `run a scheduled maintenance command in every active tenant (${COMMAND_SCHEDULES.map((s) => s.command).join(', ')})`,
   run: async (args: string[], log: CliLogger): Promise<number> => {
     const env = loadEnv(KbApiEnv);
-    const db = await new DataSource(dataSourceOptions(env)).initialize();
+    const { repos, close } = await openScheduledRunRepositories(env);
     try {
-      const outcomes = await runScheduledCommand(db, createDocumentStorage(env), args[0] ?? '');
+      const outcomes = await runScheduledCommand(repos, createDocumentStorage(env), args[0] ?? '');
       for (const o of outcomes) {
         if (o.status === 'succeeded') log.info('scheduled command ran', { command: args[0], ...o });
         else log.error('scheduled command failed', { command: args[0], ...o });
       }
       return outcomes.every((o) => o.status === 'succeeded') ? 0 : 1;
     } finally {
-      await db.destroy();
+      await close();
     }
   },
 };

@@ -6,6 +6,7 @@ import { startKb } from '../../../../test/kb-test-env';
 import { LocalDocumentStorage } from '../../ingest/document-storage';
 import { scheduledCommandTask } from './scheduled-command.task';
 import { runScheduledCommand } from './scheduled-run';
+import { scheduledRunRepositories } from './scheduled-run.database';
 
 describe('scheduled maintenance runs (the CLI side)', () => {
   let db: DataSource;
@@ -29,7 +30,7 @@ describe('scheduled maintenance runs (the CLI side)', () => {
   });
 
   it('runs the command with its scheduled parameters in every active tenant and records each run', async () => {
-    const outcomes = await runScheduledCommand(db, new LocalDocumentStorage(storageDir), 'prune-chat-logs');
+    const outcomes = await runScheduledCommand(scheduledRunRepositories(db), new LocalDocumentStorage(storageDir), 'prune-chat-logs');
     expect(outcomes.map((o) => [o.tenant_id, o.status, o.result])).toEqual([
       ['default', 'succeeded', { chat_logs: 1 }],
       ['second', 'succeeded', { chat_logs: 1 }],
@@ -56,6 +57,6 @@ describe('scheduled maintenance runs (the CLI side)', () => {
   });
 
   it('refuses a command that is not scheduled', async () => {
-    await expect(runScheduledCommand(db, new LocalDocumentStorage(storageDir), 'reindex-project')).rejects.toThrow(/no scheduled command/);
+    await expect(runScheduledCommand(scheduledRunRepositories(db), new LocalDocumentStorage(storageDir), 'reindex-project')).rejects.toThrow(/no scheduled command/);
   });
 });

@@ -1,10 +1,17 @@
-import { queryRows } from '@platform/database';
-import type { DataSource } from 'typeorm';
 import type { DocumentStorage } from '../../ingest/document-storage';
+import type { TenantsRepository } from '../../tenancy/tenants.repository';
 import { commandNamed } from './command-catalogue';
 import { CommandRunner } from './command-runner';
-import { CommandRunsRepository } from './command-runs.repository';
+import type { CommandRunsRepository } from './command-runs.repository';
+import type { MaintenanceRepository } from './maintenance.repository';
 import { COMMAND_SCHEDULES } from './schedules';
+
+/** The repositories a scheduled run reads and writes through. */
+export interface ScheduledRunRepositories {
+  tenants: TenantsRepository;
+  runs: CommandRunsRepository;
+  rows: MaintenanceRepository;
+}
 
 export interface ScheduledOutcome {
   tenant_id: string;
@@ -20,16 +27,15 @@ export interface ScheduledOutcome {
  * history as trigger "schedule" (what scheduler-status reads). A failure in one tenant does not
  * stop the others.
  */
-export async function runScheduledCommand(db: DataSource, storage: DocumentStorage, name: string): Promise<ScheduledOutcome[]> {
+export async function runScheduledCommand(repos: ScheduledRunRepositories, storage: DocumentStorage, name: string): Promise<ScheduledOutcome[]> {
   const schedule = COMMAND_SCHEDULES.find((s) => s.command === name);
   const command = commandNamed(name);
   if (!schedule || !command) throw new Error(`no scheduled command "${name}" (one of ${COMMAND_SCHEDULES.map((s) => s.command).join(', ')})`);
-  const runner = new CommandRunner(new CommandRunsRepository(db), { db, storage, ingestQueue: null });
-  const tenants = await queryRows<{ id: string }>(db, `SELECT id FROM kb_tenants WHERE status = 'active' ORDER BY id`);
+  const runner = new CommandRunner(repos.runs, { rows: repos.rows, storage, ingestQueue: null });
   const outcomes: ScheduledOutcome[] = [];
-  for (const t of tenants) {
-    const outcome = await runner.execute(t.id, command, schedule.params, { actorUserId: null, trigger: 'schedule', idempotencyKey: null });
-    if ('run' in outcome) outcomes.push({ tenant_id: t.id, run_id: outcome.run.id, status: outcome.run.status, result: outcome.run.result, error: outcome.run.error });
+  for (const tenantId of await repos.tenants.activeIds()) {
+    const outcome = await runner.execute(tenantId, command, schedule.params, { actorUserId: null, trigger: 'schedule', idempotencyKey: null });
+    if ('run' in outcome) outcomes.push({ tenant_id: tenantId, run_id: outcome.run.id, status: outcome.run.status, result: outcome.run.result, error: outcome.run.error });
   }
   return outcomes;
 }

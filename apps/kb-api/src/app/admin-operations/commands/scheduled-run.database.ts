@@ -1,0 +1,21 @@
+import { DataSource } from 'typeorm';
+import type { KbApiEnv } from '../../../config/env';
+import { dataSourceOptions } from '../../../data-source';
+import { TenantsRepository } from '../../tenancy/tenants.repository';
+import { CommandRunsRepository } from './command-runs.repository';
+import { MaintenanceRepository } from './maintenance.repository';
+import type { ScheduledRunRepositories } from './scheduled-run';
+
+/**
+ * The database side of a scheduled run outside Nest (the CLI has no module graph): the
+ * repositories a run needs, on one connection. This is wiring, like src/data-source.ts: no SQL here.
+ */
+export function scheduledRunRepositories(db: DataSource): ScheduledRunRepositories {
+  return { tenants: new TenantsRepository(db), runs: new CommandRunsRepository(db), rows: new MaintenanceRepository(db) };
+}
+
+/** Opens kb-api's database for one scheduled run; `close` ends the connection. */
+export async function openScheduledRunRepositories(env: KbApiEnv): Promise<{ repos: ScheduledRunRepositories; close: () => Promise<void> }> {
+  const db = await new DataSource(dataSourceOptions(env)).initialize();
+  return { repos: scheduledRunRepositories(db), close: () => db.destroy() };
+}

@@ -1,0 +1,40 @@
+import { HttpException } from '@nestjs/common';
+import { REQUEST_ID_HEADER } from '@platform/observability';
+import type { Response } from 'express';
+import { KbError } from '../errors/kb-errors';
+import type { KbRequest } from '../auth/kb-principal';
+
+/** The matched route's pattern (`/api/admin/users/:user`), never the concrete path with its ids or query. */
+export function routePattern(req: KbRequest): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : req.baseUrl + (req.path ?? '');
+}
+
+export function requestIdOf(req: KbRequest, res: Response): string | null {
+  const header = res.getHeader(REQUEST_ID_HEADER);
+  if (typeof header === 'string') return header;
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+/** The status KbErrorFilter will answer for this error: its own, a 4xx it carries, else 500. */
+export function statusOfError(e: unknown): number {
+  if (e instanceof HttpException) return e.getStatus();
+  const status = (e as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+export function errorClassOf(e: unknown): string {
+  return e instanceof Error ? e.constructor.name : typeof e;
+}
+
+export const errorCodeOf = (e: unknown): string | null => (e instanceof KbError ? e.code : null);
+
+/** The route's target: the `:id`-like parameter, else the last one. */
+export function targetIdOf(req: KbRequest): string | null {
+  const params = (req.params ?? {}) as Record<string, string>;
+  const values = Object.entries(params);
+  if (values.length === 0) return null;
+  const id = values.find(([k]) => k === 'id') ?? values[values.length - 1];
+  return String(id[1]).slice(0, 200);
+}
