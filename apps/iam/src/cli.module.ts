@@ -4,6 +4,7 @@ import { ClientsModule } from './app/clients/clients.module';
 import { PasswordHasher } from '@platform/crypto';
 import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
+import { ApplicationsRepository } from './app/management/applications.repository';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { SeedService } from './app/seed.service';
 import { SessionsPurger } from './app/session/sessions-purger';
@@ -23,6 +24,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [SeedService, ClientSecretsService, SessionsPurger, SessionsRepository, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
+  providers: [SeedService, ClientSecretsService, ApplicationsRepository, SessionsPurger, SessionsRepository, UsersRepository, { provide: PasswordHasher, useFactory: () => new PasswordHasher() }],
 })
 export class CliModule {}

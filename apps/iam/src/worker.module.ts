@@ -6,6 +6,7 @@ import { PlatformModule } from '@platform/runtime';
 import { IamCryptoModule } from './app/crypto.module';
 import { KeysModule } from './app/keys/keys.module';
 import { ClientsModule } from './app/clients/clients.module';
+import { ApplicationsRepository } from './app/management/applications.repository';
 import { ClientSecretsService } from './app/management/client-secrets.service';
 import { MaintenanceProcessor } from './app/maintenance.processor';
 import { SessionsPurger } from './app/session/sessions-purger';
@@ -26,6 +27,6 @@ import { migrations } from './migrations';
     KeysModule,
     ClientsModule,
   ],
-  providers: [MaintenanceProcessor, ClientSecretsService, SessionsPurger, SessionsRepository],
+  providers: [MaintenanceProcessor, ClientSecretsService, ApplicationsRepository, SessionsPurger, SessionsRepository],
 })
 export class WorkerModule {}
