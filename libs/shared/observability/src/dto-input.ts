@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { MAX, MIN, ValidationMetadata } from 'class-validator';
+import { MAX, MIN } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { ValidationFailedError } from './domain-error';
 import { createValidationPipe } from './validation';
@@ -25,8 +25,8 @@ export async function validateDto<T extends object>(dto: Type<T>, input: unknown
 
 /** Bounds add only the bound: the type comes from @IsInt/@IsNumber, which a bound must not overwrite. */
 const converters = {
-  [MIN]: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
-  [MAX]: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
+  [MIN]: (meta: { constraints: unknown[] }) => ({ minimum: meta.constraints[0] as number }),
+  [MAX]: (meta: { constraints: unknown[] }) => ({ maximum: meta.constraints[0] as number }),
 };
 
 /**

@@ -125,8 +125,8 @@ function checkEntry(target: object, field: string, index: number, rule: ListRule
     target: target.constructor,
     propertyName: view,
     validator: {
-      validate: (value, args) => !listIsFine(args) || entryProblem(view, value, rule.maxLength) === null,
-      defaultMessage: (args) => entryProblem(view, args.value, rule.maxLength) ?? '',
+      validate: (value, args) => !listIsFine(args!) || entryProblem(view, value, rule.maxLength) === null,
+      defaultMessage: (args) => entryProblem(view, args!.value, rule.maxLength) ?? '',
     },
   });
 }
