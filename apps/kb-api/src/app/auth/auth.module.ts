@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuthModule as PlatformAuthModule } from '@platform/auth';
 import { Clock } from '@platform/runtime';
 import { UsersRepository } from '../identity/users.repository';
+import { MailOutboxRepository } from '../mail/mail-outbox.repository';
 import { MailerService } from '../mail/mailer.service';
 import { CrossTenantAuditRepository } from '../tenancy/cross-tenant-audit.repository';
 import { TenantsRepository } from '../tenancy/tenants.repository';
@@ -35,6 +36,7 @@ import { TwoFactorService } from './two-factor.service';
     PersonalAccessTokensService,
     ThrottleService,
     TwoFactorService,
+    MailOutboxRepository,
     MailerService,
     AuthService,
     TokenIdentityCache,
