@@ -3,3 +3,4 @@ export * from './job-options';
 export * from './redis.module';
 export * from './queue.module';
 export * from './invalidated-cache';
+export * from './rate-counter';

@@ -2,9 +2,10 @@ import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@n
 import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import type Redis from 'ioredis';
+import { RateCounter } from './rate-counter';
 import { createRedis } from './redis';
 
-/** One shared ioredis client per process for counters, caches and health pings. */
+/** One shared ioredis client per process for counters, caches and health pings, and the rate counter over it. */
 @Global()
 @Module({})
 export class RedisModule implements OnApplicationShutdown {
@@ -29,8 +30,9 @@ export class RedisModule implements OnApplicationShutdown {
             });
           },
         },
+        RateCounter,
       ],
-      exports: [REDIS_CLIENT],
+      exports: [REDIS_CLIENT, RateCounter],
     };
   }
 

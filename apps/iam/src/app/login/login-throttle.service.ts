@@ -1,18 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { REDIS_CLIENT } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
-import type Redis from 'ioredis';
+import { RateCounter } from '@platform/queue';
 
 /**
  * Failed sign-in attempts counted in Redis (shared by replicas), per account and per client IP,
- * over a sliding-enough fixed window. Unknown accounts are counted too, so the throttle itself
- * does not reveal which emails exist.
+ * over a fixed window that starts with the first failure (the platform's RateCounter). Unknown
+ * accounts are counted too, so the throttle itself does not reveal which emails exist.
  */
 @Injectable()
 export class LoginThrottle {
   constructor(
-    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly counter: RateCounter,
     private readonly hasher: SecretHasher,
     private readonly config: ConfigService,
   ) {}
@@ -22,19 +21,24 @@ export class LoginThrottle {
   }
 
   async blocked(account: string, ip: string): Promise<boolean> {
+    const window = this.windowSec();
     const [acct, byIp] = this.keys(account, ip);
-    const [a, i] = await this.redis.mget(acct, byIp);
-    return Number(a ?? 0) >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT', 5) || Number(i ?? 0) >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_IP', 50);
+    const [a, i] = await Promise.all([this.counter.peek(acct, window), this.counter.peek(byIp, window)]);
+    return a.count >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT', 5) || i.count >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_IP', 50);
   }
 
   async fail(account: string, ip: string): Promise<void> {
-    const window = this.config.get<number>('IAM_LOGIN_THROTTLE_WINDOW_SEC', 900);
+    const window = this.windowSec();
     const [acct, byIp] = this.keys(account, ip);
     // The expiry is set only with the first failure, so steady failures cannot keep a lock alive forever.
-    await this.redis.multi().incr(acct).expire(acct, window, 'NX').incr(byIp).expire(byIp, window, 'NX').exec();
+    await Promise.all([this.counter.take(acct, window), this.counter.take(byIp, window)]);
   }
 
   async succeed(account: string): Promise<void> {
-    await this.redis.del(this.keys(account, '')[0]);
+    await this.counter.clear(this.keys(account, '')[0]);
+  }
+
+  private windowSec(): number {
+    return this.config.get<number>('IAM_LOGIN_THROTTLE_WINDOW_SEC', 900);
   }
 }

@@ -18,7 +18,6 @@ import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { ResourceIndicators } from './resource-indicators';
 import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
-import { TokenFastRoute } from './token.fast-route';
 import { TokenIssuer } from './token-issuer.service';
 import { UserinfoController } from './userinfo.controller';
 import { UserTokensService } from './user-tokens.service';
@@ -38,7 +37,6 @@ import { UserTokensService } from './user-tokens.service';
     SessionService,
     SessionsRepository,
     ConsentsRepository,
-    TokenFastRoute,
     DpopProofs,
     PushedRequests,
     ResourceIndicators,

@@ -1,15 +1,16 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { applyRateLimitHeaders, RateLimitPolicy } from '@platform/contracts';
+import { RateCounter } from '@platform/queue';
 import type { Request, Response } from 'express';
 import { OAuthError } from './oauth-error';
-import { OAuthRequestCounter } from './request-counter';
 
 const WINDOW_SEC = 60;
 
 /**
  * `oauth.rate_limit` per client IP over the whole /oauth group, counted in Redis so every replica
- * shares one budget (fixed one-minute windows). Every answer carries the `oauth` policy's
+ * shares one budget (fixed one-minute windows aligned to the clock: the window number is part of
+ * the key, so every replica reports the same reset). Every answer carries the `oauth` policy's
  * RateLimit-Policy / RateLimit headers (and the older X-RateLimit-* trio clients already read);
  * over the limit: 429 with Retry-After.
  */
@@ -20,7 +21,7 @@ export class OAuthRateLimitGuard implements CanActivate {
 
   constructor(
     config: ConfigService,
-    private readonly counter: OAuthRequestCounter,
+    private readonly counter: RateCounter,
   ) {
     this.limit = config.get<number>('OAUTH_RATE_LIMIT', 60);
     this.policy = { name: 'oauth', quota: this.limit, windowSec: WINDOW_SEC };
@@ -34,7 +35,7 @@ export class OAuthRateLimitGuard implements CanActivate {
     const nowSec = Math.floor(Date.now() / 1000);
     const window = Math.floor(nowSec / WINDOW_SEC);
     const key = `iam:rl:oauth:${req.ip}:${window}`;
-    const count = await this.counter.increment(key, WINDOW_SEC + 5);
+    const { count } = await this.counter.take(key, WINDOW_SEC + 5);
     const resetIn = (window + 1) * WINDOW_SEC - nowSec;
     const exceeded = count > limit;
     applyRateLimitHeaders(res, this.policy, { remaining: limit - count, resetSec: resetIn }, exceeded);

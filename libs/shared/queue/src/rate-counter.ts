@@ -1,0 +1,87 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { applyRateLimitHeaders, HeaderSink, RateLimitPolicy, REDIS_CLIENT, retryAfterSec } from '@platform/contracts';
+import type Redis from 'ioredis';
+
+/** Where a key's window stands. */
+export interface WindowCount {
+  count: number;
+  /** Seconds until the key's window expires (0 when nothing was counted). */
+  resetSec: number;
+}
+
+type CountingRedis = Redis & { rateCounterTake(key: string, windowSec: number): Promise<[number, number]> };
+
+/**
+ * INCR, the window's expiry set with the first unit only (steady traffic cannot keep a window
+ * alive forever) and the time left, atomically, in one round trip.
+ */
+const TAKE_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+return {n, redis.call('PTTL', KEYS[1])}`;
+
+const secondsLeft = (pttl: number, windowSec: number, counted: boolean) => (pttl > 0 ? Math.ceil(pttl / 1000) : counted ? windowSec : 0);
+
+/**
+ * The platform's one rate counter: fixed windows counted in Redis, so every replica shares one
+ * budget. iam's /oauth limit and sign-in throttle and kb-api's request and attempt limits (login,
+ * widget, MCP) all count here; callers choose the key (an aligned window number in it, or a window
+ * that starts with the key's first unit) and what a refusal looks like.
+ *
+ * Why not @nestjs/throttler: its guard decides limits per route at boot and answers with its own
+ * headers and 429 body, while these limits are read per request (a widget key's own quota, after
+ * the key is known), some count only failures (sign-in), and every answer must keep its area's
+ * error shape and the @platform/contracts RateLimit headers.
+ *
+ * It uses a connection of its own with auto-pipelining: counts from requests handled in the same
+ * tick go out in one write, which matters at token-endpoint rates; each count is still one atomic
+ * script call, so budgets are exact.
+ */
+@Injectable()
+export class RateCounter implements OnApplicationShutdown {
+  private connection?: CountingRedis;
+
+  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
+
+  /** Counts one unit under `key` in a window of `windowSec` that starts with the key's first unit. */
+  async take(key: string, windowSec: number): Promise<WindowCount> {
+    const [count, pttl] = await this.counting().rateCounterTake(key, windowSec);
+    return { count: Number(count), resetSec: secondsLeft(Number(pttl), windowSec, true) };
+  }
+
+  /** The window's count without counting (0 and no time left when nothing was counted). */
+  async peek(key: string, windowSec: number): Promise<WindowCount> {
+    const connection = this.counting();
+    const [count, pttl] = await Promise.all([connection.get(key), connection.pttl(key)]);
+    return { count: Number(count ?? 0), resetSec: secondsLeft(pttl, windowSec, count !== null) };
+  }
+
+  async clear(...keys: string[]): Promise<void> {
+    if (keys.length) await this.counting().del(...keys);
+  }
+
+  /**
+   * A request limit: counts one request against `policy` under `key`, writes the policy's
+   * RateLimit headers on the answer and, when over the quota, Retry-After too. Returns the seconds
+   * to wait when over the quota, else null; the caller answers 429 in its area's shape.
+   */
+  async limit(res: HeaderSink, policy: RateLimitPolicy, key: string): Promise<number | null> {
+    const { count, resetSec } = await this.take(key, policy.windowSec);
+    const state = { remaining: policy.quota - count, resetSec };
+    const exceeded = count > policy.quota;
+    applyRateLimitHeaders(res, policy, state, exceeded);
+    return exceeded ? retryAfterSec(state) : null;
+  }
+
+  private counting(): CountingRedis {
+    if (!this.connection) {
+      const connection = this.redis.duplicate({ enableAutoPipelining: true }) as CountingRedis;
+      connection.defineCommand('rateCounterTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+      this.connection = connection;
+    }
+    return this.connection;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.connection?.quit().catch(() => this.connection?.disconnect());
+  }
+}
