@@ -39,7 +39,7 @@ export function authenticateWith(...strategies: RegisteredStrategy[]): IAuthModu
  * `PassportStrategy(Strategy, name)` whose every object is also registered under its own instance
  * name, and leaves the registry when its app shuts down.
  */
-export function AppPassportStrategy<T extends Type<any>>(Strategy: T, name: string) {
+export function AppPassportStrategy<T extends Type<unknown>>(Strategy: T, name: string) {
   const Base = PassportStrategy(Strategy, name) as unknown as Type<passport.Strategy>;
   class Registered extends Base implements RegisteredStrategy, OnModuleDestroy {
     readonly instanceName = registerInstance(this, name);
