@@ -9,6 +9,8 @@ import { McpAuditController } from './audit/mcp-audit.controller';
 import { McpAuditRepository } from './audit/mcp-audit.repository';
 import { McpAuditService } from './audit/mcp-audit.service';
 import { McpAuthGuard } from './server/mcp-auth.guard';
+import { McpIamTokenStrategy } from './server/mcp-iam-token.strategy';
+import { McpTokenStrategy } from './server/mcp-token.strategy';
 import { McpController } from './server/mcp.controller';
 import { McpToolRunner } from './server/mcp-tool-runner';
 import { McpParkedCallsController } from './server/parked-calls.controller';
@@ -36,6 +38,8 @@ import { McpKnowledgeRepository } from './tools/mcp-knowledge.repository';
     McpAuditRepository,
     McpAuditService,
     McpToolRunner,
+    McpTokenStrategy,
+    McpIamTokenStrategy,
     McpAuthGuard,
   ],
 })

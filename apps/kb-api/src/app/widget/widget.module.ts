@@ -5,6 +5,7 @@ import { ToolApprovalsModule } from '../tool-approvals/tool-approvals.module';
 import { WidgetAccessService } from './widget-access.service';
 import { WidgetEmbedController } from './widget-embed.controller';
 import { WidgetKeyGuard } from './widget-key.guard';
+import { WidgetKeyStrategy } from './widget-key.strategy';
 import { WidgetKeysController } from './widget-keys.controller';
 import { WidgetKeysRepository } from './widget-keys.repository';
 import { WidgetKeysService } from './widget-keys.service';
@@ -32,6 +33,7 @@ import { WidgetToolsService } from './widget-tools.service';
     WidgetTokensService,
     WidgetToolsService,
     WidgetAccessService,
+    WidgetKeyStrategy,
     WidgetKeyGuard,
   ],
 })
