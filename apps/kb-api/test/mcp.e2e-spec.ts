@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startWorker, WorkerHandle } from '@platform/runtime';
+import { Clock, startWorker, WorkerHandle } from '@platform/runtime';
 import { FakeOpenAiServer, RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { Caller, callerWith, sessionOf } from './admin-support';
@@ -307,6 +307,23 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     const [{ id: docId }] = await db.query(`SELECT id FROM kb_documents WHERE slug = 'use-jwks'`);
     expect(parse(await foreign.callTool({ name: 'kb-read-document', arguments: { document_id: Number(docId) } })).error.code).toBe('not_found');
     await foreign.close();
+  });
+
+  it('refuses a token once the clock passes its expires_at (the clock moves, the row stays as issued)', async () => {
+    const clock = svc.app.get(Clock);
+    const expiresAt = new Date(clock.nowMs() + 10 * 60_000);
+    const expiring = await issue({ label: 'expires in ten minutes', expires_at: expiresAt.toISOString() });
+    const list = () => rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${expiring.plain_token}` });
+    expect((await list()).status).toBe(200);
+    clock.advance(10 * 60_000 + 1_000);
+    try {
+      expect(await list()).toEqual({ status: 403, body: { error: 'mcp_token_expired', message: expect.any(String) } });
+    } finally {
+      clock.advance(-(10 * 60_000 + 1_000));
+    }
+    const [row] = await db.query(`SELECT expires_at FROM kb_mcp_tokens WHERE id = $1`, [expiring.data.id]);
+    expect(new Date(row.expires_at).getTime()).toBe(expiresAt.getTime());
+    expect((await list()).status).toBe(200);
   });
 
   it('passes every call through the tool firewall and audits it', async () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@platform/runtime';
 import { Page, pageWindow } from '../../admin/pagination';
 import { RangeQueryDto } from '../range-query.dto';
 import type { KbPrincipal } from '../../auth/kb-principal';
@@ -12,7 +13,10 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Insight snapshots: computed on demand from the tenant's chat logs, documents and feedback, then kept. */
 @Injectable()
 export class InsightsService {
-  constructor(private readonly insights: InsightsRepository) {}
+  constructor(
+    private readonly insights: InsightsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   latest(tenantId: string): Promise<InsightSnapshot | null> {
     return this.insights.latest(tenantId);
@@ -28,9 +32,8 @@ export class InsightsService {
   async compute(
     p: KbPrincipal,
     body: ComputeInsightsDto,
-    now = new Date(),
   ): Promise<InsightSnapshot> {
-    const to = body.to ? new Date(body.to) : now;
+    const to = body.to ? new Date(body.to) : this.clock.now();
     const from = body.from
       ? new Date(body.from)
       : new Date(to.getTime() - INSIGHT_DEFAULT_DAYS * DAY_MS);

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { JOBS, QUEUES } from '@platform/contracts';
+import { Clock } from '@platform/runtime';
 import { Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { pageWindow, toPage } from '../../admin/pagination';
@@ -25,6 +26,7 @@ export class InventoryService {
     private readonly settings: KnowledgeSettingsService,
     private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
+    private readonly clock: Clock,
   ) {}
 
   async tree(tenantId: string, project?: string) {
@@ -98,7 +100,7 @@ export class InventoryService {
     const hash = createHash('sha256').update(stored).digest('hex');
     if (!(await this.inventory.markForReindex(tenantId, id, hash))) throw new KbError(404, 'not_found', 'Document not found.');
     // A distinct job id: the job that indexed this version may still be kept as completed.
-    const job = await this.queue.add(JOBS.ingestDocument, { tenantId, documentId: id, hash }, { jobId: `doc-${id}-${hash.slice(0, 32)}-reindex-${Date.now()}` });
+    const job = await this.queue.add(JOBS.ingestDocument, { tenantId, documentId: id, hash }, { jobId: `doc-${id}-${hash.slice(0, 32)}-reindex-${this.clock.nowMs()}` });
     return { document_id: Number(id), status: 'queued', job_id: job.id, version_hash: hash };
   }
 

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import { QUEUES, REDIS_CLIENT } from '@platform/contracts';
+import { Clock } from '@platform/runtime';
 import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { MetricsRepository, SeriesMetric } from './metrics.repository';
@@ -28,10 +29,11 @@ export class MetricsService {
     private readonly metrics: MetricsRepository,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly clock: Clock,
   ) {}
 
   async overview(tenantId: string) {
-    const now = new Date();
+    const now = this.clock.now();
     const [inventory, chats, feedback, queue] = await Promise.all([
       this.metrics.inventory(tenantId),
       this.metrics.chatWindows(tenantId, now),
@@ -53,7 +55,7 @@ export class MetricsService {
   }
 
   async timeseries(tenantId: string, metric: SeriesMetric, days: number) {
-    const points = await this.metrics.series(tenantId, metric, days, new Date());
+    const points = await this.metrics.series(tenantId, metric, days, this.clock.now());
     return { metric, days, data: points, total: points.reduce((s, p) => s + p.value, 0) };
   }
 
@@ -80,7 +82,7 @@ export class MetricsService {
     ]);
     const checks = { database, redis, queue, worker };
     const status: CheckStatus = Object.values(checks).every((c) => c.status === 'ok') ? 'ok' : 'degraded';
-    return { status, checks, checked_at: new Date().toISOString() };
+    return { status, checks, checked_at: this.clock.now().toISOString() };
   }
 }
 

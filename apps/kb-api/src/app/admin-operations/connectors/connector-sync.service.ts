@@ -5,7 +5,7 @@ import { KbError, KbValidationError } from '../../errors/kb-errors';
 import { isBinary, sourceTypeOf } from '../../ingest/convert';
 import { IngestDocumentDto } from '../../ingest/dto/ingest.dto';
 import { IngestService } from '../../ingest/ingest.service';
-import { AddressPolicy } from '@platform/runtime';
+import { AddressPolicy, Clock } from '@platform/runtime';
 import { directoryUnder, fetchUrls, readDirectory, SourceItem } from './connector-sources';
 import { CONNECTOR_LIMITS, ConnectorSettings } from './connector-settings';
 import { ConnectorRow, ConnectorRunRow, ConnectorsRepository, RunCounts } from './connectors.repository';
@@ -31,6 +31,7 @@ export class ConnectorSyncService {
     private readonly connectors: ConnectorsRepository,
     private readonly ingest: IngestService,
     private readonly settings: ConnectorSettings,
+    private readonly clock: Clock,
   ) {
     this.policy = new AddressPolicy(settings.allowedPrivate);
   }
@@ -47,7 +48,7 @@ export class ConnectorSyncService {
     try {
       let batch: Found[] = [];
       const paths = new Set<string>();
-      const deadline = Date.now() + CONNECTOR_LIMITS.maxSyncMs;
+      const deadline = this.clock.nowMs() + CONNECTOR_LIMITS.maxSyncMs;
       let truncated = false;
       for await (const item of await this.itemsOf(connector)) {
         counts.seen++;
@@ -59,7 +60,7 @@ export class ConnectorSyncService {
           await this.feed(who.tenantId, connector, batch, counts, fail);
           batch = [];
         }
-        if (Date.now() > deadline) {
+        if (this.clock.nowMs() > deadline) {
           truncated = true;
           counts.errors.push({ source_path: '', error: `the sync stopped after ${CONNECTOR_LIMITS.maxSyncMs / 1000} s: the rest waits for the next sync` });
           break;
@@ -72,7 +73,7 @@ export class ConnectorSyncService {
       fail('', (e as Error).message);
     }
     // The connector may have been deleted meanwhile (its runs with it): the caller still learns what happened.
-    return (await this.connectors.finishRun(who.tenantId, run.id, connector.id, counts)) ?? { ...run, ...counts, finished_at: new Date() };
+    return (await this.connectors.finishRun(who.tenantId, run.id, connector.id, counts)) ?? { ...run, ...counts, finished_at: this.clock.now() };
   }
 
   private async itemsOf(c: ConnectorRow): Promise<AsyncIterable<SourceItem>> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateToken } from '@platform/crypto';
+import { Clock } from '@platform/runtime';
 import { createHash } from 'node:crypto';
 import { Page, PageQueryDto, pageWindow, toPage } from '../../admin/pagination';
 import { KbError } from '../../errors/kb-errors';
@@ -37,7 +38,10 @@ export const viewOf = (r: McpTokenRow): McpTokenView => ({
 /** Issues, lists and revokes tenant MCP tokens (`mcp_…`, shown once, kept as sha256), and checks a presented one. */
 @Injectable()
 export class McpTokensService {
-  constructor(private readonly tokens: McpTokensRepository) {}
+  constructor(
+    private readonly tokens: McpTokensRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async issue(
     tenantId: string,
@@ -88,7 +92,7 @@ export class McpTokensService {
   /** Refuses a revoked or expired token; records the use of a usable one. */
   async assertUsable(row: McpTokenRow): Promise<void> {
     if (row.revoked_at) throw new KbError(403, 'mcp_token_revoked', 'The MCP token has been revoked.');
-    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
+    if (row.expires_at && row.expires_at.getTime() <= this.clock.nowMs()) throw new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
     await this.tokens.touch(row.id);
   }
 }
