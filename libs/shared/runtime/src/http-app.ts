@@ -6,6 +6,7 @@ import { DrainingService } from '@platform/health';
 import { createValidationPipe, ProblemDetailsFilter } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
 import { answerClientErrors, applyEdgeHygiene, BodyLimitGroup, ClientErrorBody } from './edge-hygiene';
+import { recordLeanAppSetup } from './fast-routes/lean-app-setup';
 import { OpenApiSpec, ServedOpenApiDocument } from './openapi';
 
 /** Body limit of a service that names no config value for it (Express's own default, 100 KiB). */
@@ -31,8 +32,12 @@ export interface HttpAppOptions {
 
 /** Applies the platform's shared HTTP setup to an app (also used by e2e tests before init()). */
 export function applyPlatformHttpSetup(app: INestApplication, options: HttpAppOptions = {}): void {
-  app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(options.filter ?? new ProblemDetailsFilter());
+  const pipe = createValidationPipe();
+  const filter = options.filter ?? new ProblemDetailsFilter();
+  app.useGlobalPipes(pipe);
+  app.useGlobalFilters(filter);
+  // Lean routes (@LeanRoute) apply the same global pipe and filter.
+  recordLeanAppSetup(app.getHttpAdapter().getInstance(), { pipes: [pipe], filters: [filter] });
   app.enableShutdownHooks();
   const express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
@@ -56,7 +61,10 @@ export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOp
   app.useLogger(app.get(Logger));
   const bodyLimit = options.bodyLimitEnv ? app.get(ConfigService).getOrThrow<number>(options.bodyLimitEnv) : undefined;
   if (options.edge) {
-    applyEdgeHygiene(app.getHttpAdapter().getInstance(), { defaultBodyLimit: bodyLimit ?? DEFAULT_BODY_LIMIT, bodyLimits: options.edge.bodyLimits });
+    const express = app.getHttpAdapter().getInstance();
+    const prelude = applyEdgeHygiene(express, { defaultBodyLimit: bodyLimit ?? DEFAULT_BODY_LIMIT, bodyLimits: options.edge.bodyLimits });
+    // What every request passes before routing: lean routes (@LeanRoute) run the same.
+    recordLeanAppSetup(express, { prelude });
     answerClientErrors(app.getHttpServer(), options.edge.clientErrorBody);
   } else if (bodyLimit !== undefined) app.useBodyParser('json', { limit: bodyLimit });
   applyPlatformHttpSetup(app, options);

@@ -8,6 +8,7 @@ import { LoggingModule, MetricsModule } from '@platform/observability';
 import { RedisModule } from '@platform/queue';
 import type { EntitySchema, MixedList } from 'typeorm';
 import { ClockModule } from './clock';
+import { LeanRoutesModule } from './fast-routes/lean-routes.module';
 import { ServedOpenApiModule } from './openapi';
 
 export interface PlatformModuleOptions {
@@ -37,7 +38,7 @@ export class PlatformModule {
       HealthModule.forRoot({ http: o.http !== false }),
       ClockModule,
     ];
-    if (o.http !== false) imports.push(MetricsModule.forRoot(o.service), ServedOpenApiModule);
+    if (o.http !== false) imports.push(MetricsModule.forRoot(o.service), ServedOpenApiModule, LeanRoutesModule);
     if (o.redis !== false) imports.push(RedisModule.forRoot());
     if (o.database) {
       const db = o.database;

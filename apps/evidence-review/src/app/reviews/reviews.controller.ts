@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import { ReviewEngine, Verdict } from '@platform/evidence-engine';
-import { ApiPublic, ServedOpenApiDocument } from '@platform/runtime';
+import { ApiPublic, hasMediaType, LeanRoute, ServedOpenApiDocument } from '@platform/runtime';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ProfileDto, ProfilesDto, TaxonomyDto } from './dto/catalog.dto';
 import { ApiEvidenceError, ApiEvidenceGuarded } from './dto/error-body.dto';
@@ -35,6 +35,8 @@ export class ReviewsController {
 
   @Post('reviews')
   @HttpCode(201)
+  // JSON bodies also take the lean request path (docs/benchmarks.md).
+  @LeanRoute({ accepts: hasMediaType('application/json') })
   @ApiEvidenceGuarded()
   @ApiOperation({
     summary: 'Review an artifact',

@@ -5,7 +5,6 @@ import { ReviewLogRepository } from './review-log.repository';
 import { McpController } from '../mcp/mcp.controller';
 import { ProtectedResourceController } from '../mcp/protected-resource.controller';
 import { ReviewsController } from './reviews.controller';
-import { ReviewsFastRoute } from './reviews.fast-route';
 import { ReviewsService } from './reviews.service';
 
 @Module({})
@@ -16,7 +15,7 @@ export class ReviewsModule {
       module: ReviewsModule,
       imports: [AuthModule.forRoot()],
       controllers: apiEnabled ? [ReviewsController, McpController, ProtectedResourceController] : [],
-      providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService, ...(apiEnabled ? [ReviewsFastRoute] : [])],
+      providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService],
       exports: [reviewEngineProvider, ReviewsService],
     };
   }

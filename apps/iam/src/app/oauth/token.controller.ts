@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { hasMediaType, LeanRoute } from '@platform/runtime';
 import type { Request, Response } from 'express';
 import { ClientAuthenticator } from './client-authenticator.service';
 import { DpopProofs } from './dpop-proofs.service';
@@ -29,6 +30,8 @@ export class TokenController {
 
   @Post('token')
   @HttpCode(200)
+  // Form posts also take the lean request path (docs/benchmarks.md); other bodies get invalid_request here.
+  @LeanRoute({ accepts: hasMediaType('application/x-www-form-urlencoded') })
   @ApiOperation({
     summary: 'Token endpoint: authorization_code, client_credentials, refresh_token',
     description: `${CLIENT_AUTHENTICATION} A refresh token is rotated on every use; presenting a used one ends its whole family. A public client's refresh token issued with a DPoP proof works only with a proof of the same key. \`resource\` narrows the grant's resources (none: all of them; none granted: the default audience). With OAUTH_DPOP_NONCE_REQUIRED a proof must carry the nonce of the \`DPoP-Nonce\` header (400 \`use_dpop_nonce\` gives one). Answers carry Cache-Control: no-store.`,

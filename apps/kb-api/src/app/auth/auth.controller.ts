@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { LeanRoute } from '@platform/runtime';
 import { ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Response } from 'express';
 import { ApiGuarded, ApiNoAuth, ApiTenantHeader, ApiValidationFailed, ErrorBody, MessageBody, ValidationErrorBody } from '../api-docs';
@@ -11,6 +12,7 @@ import { ForgotPasswordDto, LoginDto, ResetPasswordDto, TokenIssueDto, TwoFactor
 import { PersonalAccessTokenOnly, Public, UserOnly } from './gates';
 import { CSRF_COOKIE, SESSION_COOKIE } from './kb-auth.guard';
 import { KbPrincipal, KbRequest } from './kb-principal';
+import { isPersonalAccessTokenRequest } from './lean-requests';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
 import { SessionsService } from './sessions.service';
 import { TwoFactorService } from './two-factor.service';
@@ -79,6 +81,7 @@ export class AuthController {
   @ApiResponse({ status: 401, description: 'Guest: no session cookie or bearer token `{message: "Unauthenticated."}`', type: MessageBody })
   @ApiForbiddenResponse({ description: 'An integration token without a user, or a tenant refusal', type: ErrorBody })
   @UserOnly()
+  @LeanRoute({ accepts: isPersonalAccessTokenRequest })
   me(@Req() req: KbRequest) {
     return this.auth.me(principalOf(req));
   }

@@ -7,7 +7,6 @@ import { MailOutboxRepository } from '../mail/mail-outbox.repository';
 import { MailerService } from '../mail/mailer.service';
 import { CrossTenantAuditRepository } from '../tenancy/cross-tenant-audit.repository';
 import { TenantsRepository } from '../tenancy/tenants.repository';
-import { AuthMeFastRoute } from './auth-me.fast-route';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { KbAuthGuard } from './kb-auth.guard';
@@ -48,7 +47,6 @@ import { TwoFactorService } from './two-factor.service';
     SessionStrategy,
     KbAuthGuard,
     { provide: APP_GUARD, useExisting: KbAuthGuard },
-    AuthMeFastRoute,
   ],
   exports: [
     UsersRepository,

@@ -138,10 +138,13 @@ export class AuthService {
     await this.tokens.revokeAllOf(user.id);
   }
 
-  /** `cached`: the lean path may serve a token's profile from TokenIdentityCache (personal access tokens authenticate through it too). */
-  async me(principal: KbPrincipal, options: { cached?: boolean } = {}) {
+  /**
+   * A personal access token's profile comes from TokenIdentityCache (the token itself authenticates
+   * through it too), whichever path the request took; other callers read it fresh.
+   */
+  async me(principal: KbPrincipal) {
     const profile =
-      options.cached && principal.kind === 'token' && principal.userId
+      principal.kind === 'token' && principal.userId
         ? await this.identities.get(`me:${principal.userId}:${principal.tenantId}`, async () => {
             const loaded = await this.profileOf(principal);
             return loaded && { value: loaded, userId: principal.userId! };

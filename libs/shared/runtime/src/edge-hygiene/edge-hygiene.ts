@@ -156,7 +156,7 @@ type ParserKind = 'json' | 'urlencoded';
 /**
  * The app's body parser of one kind, with the route group's limit and the checks. Named as
  * Express's own (`jsonParser`, `urlencodedParser`) so Nest adds no default parser next to it and
- * lean routes find it with appBodyParser().
+ * lean routes run it too (applyEdgeHygiene returns it among the middleware it installs).
  */
 function bodyParser(kind: ParserKind, options: EdgeHygieneOptions): RequestHandler {
   const byLimit = new Map<number, RequestHandler>();
@@ -239,13 +239,13 @@ function requestCheck(app: Express): RequestHandler {
  * use (NUL or invalid UTF-8 in a data header, the path, query or body; JSON nested deeper than the
  * limit; integers beyond 2^53 - 1; a body over its route group's limit) is refused before it
  * reaches validation or SQL, with errors every service filter answers in its own shape (422 naming
- * the field, 413, 415), and an access-log line for each refusal.
+ * the field, 413, 415), and an access-log line for each refusal. Returns the middleware it
+ * installed, in order, for lean routes to run the same.
  */
-export function applyEdgeHygiene(app: Express, options: EdgeHygieneOptions): void {
-  app.use(requestCheck(app));
-  app.use(bodyParser('json', options));
-  app.use(bodyParser('urlencoded', options));
-  app.use(unreadBodyCheck());
+export function applyEdgeHygiene(app: Express, options: EdgeHygieneOptions): RequestHandler[] {
+  const chain = [requestCheck(app), bodyParser('json', options), bodyParser('urlencoded', options), unreadBodyCheck()];
+  for (const middleware of chain) app.use(middleware);
+  return chain;
 }
 
 export const UNSUPPORTED_MEDIA_TYPE = 'Request bodies are read as application/json or application/x-www-form-urlencoded (UTF-8) only.';
