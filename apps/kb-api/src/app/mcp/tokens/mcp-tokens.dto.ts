@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { MCP_SCOPES, McpScope } from '../mcp-scopes';
@@ -10,17 +11,27 @@ class IsFuture implements ValidatorConstraintInterface {
 }
 
 export class CreateMcpTokenDto {
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 120 })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'The label field is required.' })
   @IsNotEmpty({ message: 'The label field is required.' })
   @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
   label!: string;
 
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'In the future; none = no expiry' })
   @IsOptional()
   @IsDateString({ strict: true }, { message: 'The expires at field must be a valid date.' })
   @Validate(IsFuture, { message: 'The expires at field must be a date after now.' })
   expires_at?: string;
 
+  @ApiPropertyOptional({
+    type: 'array',
+    minItems: 1,
+    maxItems: MCP_SCOPES.length,
+    uniqueItems: true,
+    items: { enum: [...MCP_SCOPES] },
+    description: `Default: ${MCP_SCOPES.join(', ')}`,
+  })
   @IsOptional()
   @IsArray({ message: 'The scopes field must be an array.' })
   @ArrayMinSize(1, { message: 'The scopes field must have at least 1 item.' })
