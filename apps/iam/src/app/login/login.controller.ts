@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPublic } from '@platform/runtime';
 import type { Request, Response } from 'express';
@@ -11,10 +11,10 @@ import { CsrfService } from './csrf.service';
 import { formText } from './form-text';
 import { field, hidden, html, sendPage } from './html';
 import { LoginPages } from './login-pages';
-import { PasswordLoginService } from './password-login.service';
 import { PendingLoginStore } from './pending-login';
 import { safeReturnTo } from './return-to';
 import { SecondFactorService } from './second-factor.service';
+import { PasswordLoginGuard, passwordOutcomeOf } from './strategies/password-login.guard';
 
 type Form = Record<string, unknown>;
 
@@ -28,7 +28,6 @@ export class LoginController {
   constructor(
     private readonly pages: LoginPages,
     private readonly csrf: CsrfService,
-    private readonly passwords: PasswordLoginService,
     private readonly secondFactor: SecondFactorService,
     private readonly pending: PendingLoginStore,
     private readonly sessions: SessionService,
@@ -65,6 +64,7 @@ export class LoginController {
   }
 
   @Post()
+  @UseGuards(PasswordLoginGuard)
   @ApiPublic()
   @ApiOperation({
     summary: 'Password sign-in',
@@ -87,7 +87,7 @@ export class LoginController {
     const passwordError = password ? undefined : 'Enter your password.';
     if (emailError || passwordError) return this.pages.login(req, res, returnTo, { email, emailError, passwordError, status: 400 });
 
-    const outcome = await this.passwords.verify(email, password, req.ip ?? '');
+    const outcome = passwordOutcomeOf(req);
     if (outcome.kind === 'throttled') return this.pages.login(req, res, returnTo, { email, status: 429, error: THROTTLED });
     if (outcome.kind === 'invalid') return this.pages.login(req, res, returnTo, { email, status: 401, error: INVALID });
     if (outcome.user.totp_enabled_at) {

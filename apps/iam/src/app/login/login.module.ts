@@ -15,6 +15,8 @@ import { PasskeysService } from './passkeys/passkeys.service';
 import { PasswordLoginService } from './password-login.service';
 import { PendingLoginStore } from './pending-login';
 import { SecondFactorService } from './second-factor.service';
+import { PasswordLoginGuard } from './strategies/password-login.guard';
+import { PasswordStrategy } from './strategies/password.strategy';
 import { SocialLoginController } from './social/social-login.controller';
 import { FederatedIdentitiesRepository } from './social/federated-identities.repository';
 import { SocialLoginService } from './social/social-login.service';
@@ -33,6 +35,8 @@ import { TotpService } from './totp.service';
     PasskeysRepository,
     PasskeysService,
     PasswordLoginService,
+    PasswordStrategy,
+    PasswordLoginGuard,
     PendingLoginStore,
     SecondFactorService,
     SocialLoginService,
