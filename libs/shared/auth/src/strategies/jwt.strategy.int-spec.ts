@@ -28,7 +28,7 @@ describe('the jwt passport strategy', () => {
     const registry = passport as unknown as { _strategy(name: string): unknown };
     expect(registry._strategy(JWT_STRATEGY)).toBe(strategy);
     expect(registry._strategy(strategy.instanceName)).toBe(strategy);
-    strategy.onModuleDestroy();
+    strategy.onApplicationShutdown();
     expect(registry._strategy(strategy.instanceName)).toBeUndefined();
     expect(registry._strategy(JWT_STRATEGY)).toBeUndefined();
   });

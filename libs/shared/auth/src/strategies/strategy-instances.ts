@@ -1,4 +1,4 @@
-import type { OnModuleDestroy, Type } from '@nestjs/common';
+import type { OnApplicationShutdown, Type } from '@nestjs/common';
 import { IAuthModuleOptions, PassportStrategy } from '@nestjs/passport';
 import passport from 'passport';
 
@@ -21,7 +21,7 @@ export function registerInstance(strategy: passport.Strategy, name: string): str
   return instanceName;
 }
 
-/** Forgets an instance name when its app shuts down. */
+/** Forgets an instance name once its app has shut down. */
 export function unregisterInstance(instanceName: string): void {
   passport.unuse(instanceName);
 }
@@ -37,18 +37,20 @@ export function authenticateWith(...strategies: RegisteredStrategy[]): IAuthModu
 
 /**
  * `PassportStrategy(Strategy, name)` whose every object is also registered under its own instance
- * name, and leaves the registry when its app shuts down.
+ * name, and leaves the registry once its app has shut down. Not earlier (onModuleDestroy): a
+ * closing app still answers requests while it drains, until its HTTP server has closed, and those
+ * requests authenticate through this registry.
  */
 export function AppPassportStrategy<T extends Type<unknown>>(Strategy: T, name: string) {
   const Base = PassportStrategy(Strategy, name) as unknown as Type<passport.Strategy>;
-  class Registered extends Base implements RegisteredStrategy, OnModuleDestroy {
+  class Registered extends Base implements RegisteredStrategy, OnApplicationShutdown {
     readonly instanceName = registerInstance(this, name);
 
-    onModuleDestroy(): void {
+    onApplicationShutdown(): void {
       unregisterInstance(this.instanceName);
       // The passport name stays with whichever app registered it last.
       if ((passport as unknown as { _strategy(n: string): unknown })._strategy(name) === this) passport.unuse(name);
     }
   }
-  return Registered as unknown as new (...args: ConstructorParameters<ReturnType<typeof PassportStrategy<T>>>) => InstanceType<ReturnType<typeof PassportStrategy<T>>> & RegisteredStrategy & OnModuleDestroy;
+  return Registered as unknown as new (...args: ConstructorParameters<ReturnType<typeof PassportStrategy<T>>>) => InstanceType<ReturnType<typeof PassportStrategy<T>>> & RegisteredStrategy & OnApplicationShutdown;
 }
