@@ -4,6 +4,7 @@ import { applyRateLimitHeaders, HeaderSink, retryAfterSec } from '@platform/cont
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, PasswordHasher, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { KbMessage, KbValidationError } from '../errors/kb-errors';
 import { emailKey, UserRow, UsersRepository } from '../identity/users.repository';
@@ -48,6 +49,7 @@ export class AuthService {
     @InjectDataSource() private readonly db: DataSource,
     config: ConfigService,
     private readonly identities: TokenIdentityCache,
+    private readonly clock: Clock,
   ) {
     const env = kbEnv(config);
     this.maxAttempts = env.get('KB_LOGIN_MAX_ATTEMPTS');
@@ -112,7 +114,7 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     if (!user?.active) return;
     const token = generateToken('kbr');
-    await this.db.query('INSERT INTO kb_password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, $3)', [user.id, this.hasher.lookupKey(token), new Date(Date.now() + RESET_TTL_MS)]);
+    await this.db.query('INSERT INTO kb_password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, $3)', [user.id, this.hasher.lookupKey(token), new Date(this.clock.nowMs() + RESET_TTL_MS)]);
     const link = `${this.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
     await this.mailer.send({
       to: user.email,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
+import { Clock } from '@platform/runtime';
 import type Redis from 'ioredis';
 import { Secret, TOTP } from 'otpauth';
 import { UserRow, UsersRepository } from '../identity/users.repository';
@@ -19,6 +20,7 @@ export class TwoFactorService {
     private readonly hasher: SecretHasher,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
     private readonly identities: TokenIdentityCache,
+    private readonly clock: Clock,
   ) {}
 
   /** The user's second factor shows in /api/auth/me, which tokens may serve from the cache. */
@@ -45,7 +47,7 @@ export class TwoFactorService {
 
   async confirm(user: UserRow, code: string): Promise<boolean> {
     if (!user.two_factor_secret || !(await this.checkTotp(user, code))) return false;
-    await this.save(user.id, { secret: user.two_factor_secret, confirmedAt: new Date(), recoveryCodes: user.two_factor_recovery_codes });
+    await this.save(user.id, { secret: user.two_factor_secret, confirmedAt: this.clock.now(), recoveryCodes: user.two_factor_recovery_codes });
     return true;
   }
 
