@@ -23,6 +23,7 @@ import { PromotionModule } from './app/promotion/promotion.module';
 import { RequestLogModule } from './app/request-log/request-log.module';
 import { RowSecurityModule } from './app/row-security/row-security.module';
 import { KbApiEnv } from './config/env';
+import { KbConfigModule } from './config/kb-config';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -33,6 +34,7 @@ import { migrations } from './migrations';
       env: KbApiEnv,
       database: { defaultName: 'kb', entities, migrations },
     }),
+    KbConfigModule,
     QueueModule.forRoot('kb-api'),
     RowSecurityModule,
     KbCryptoModule,

@@ -5,7 +5,7 @@ import { migrations } from './migrations';
 
 export const entities: Function[] = [];
 
-export function dataSourceOptions(env: KbApiEnv): DataSourceOptions {
+export function dataSourceOptions(env: Pick<KbApiEnv, 'DATABASE_URL' | 'DATABASE_NAME'>): DataSourceOptions {
   return buildDataSourceOptions({
     url: env.DATABASE_URL,
     database: env.DATABASE_NAME ?? 'kb',

@@ -5,6 +5,7 @@ import { KbGuardrailsModule } from './app/guardrails/kb-guardrails.module';
 import { IngestModule } from './app/ingest/ingest.module';
 import { ToolApprovalsModule } from './app/tool-approvals/tool-approvals.module';
 import { KbApiEnv } from './config/env';
+import { KbConfigModule } from './config/kb-config';
 import { entities } from './data-source';
 import { migrations } from './migrations';
 
@@ -17,6 +18,7 @@ import { migrations } from './migrations';
       http: false,
       database: { defaultName: 'kb', entities, migrations },
     }),
+    KbConfigModule,
     QueueModule.forRoot('kb-api'),
     // The ingest screen (indirect injection) and approved tool calls use the guardrails.
     KbGuardrailsModule,

@@ -1,7 +1,8 @@
-import { ConfigService } from '@nestjs/config';
-import { KbApiEnv } from '../config/env';
+import type { ConfigService } from '@nestjs/config';
+import { KbConfig } from '../config/kb-config';
 
-/** Typed reads of kb-api's validated env (the config module holds the validated object). */
-export const kbEnv = (config: ConfigService) => ({
-  get: <K extends keyof KbApiEnv>(key: K) => config.get(key) as KbApiEnv[K],
-});
+/**
+ * The typed config over a ConfigService, for the callers that still hold one; inject KbConfig
+ * (src/config/kb-config.ts) instead.
+ */
+export const kbEnv = (config: ConfigService): KbConfig => KbConfig.of(config);

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { createLlmProvider, LlmProvider } from '@platform/llm';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 
 /** The model that answers, or null for the `none` provider (extractive answers, no tokens). */
 @Injectable()
@@ -10,17 +9,16 @@ export class AnswerProvider {
   readonly name: 'none' | 'openai' | 'anthropic';
   readonly llm: LlmProvider | null;
 
-  constructor(config: ConfigService) {
-    const env = kbEnv(config);
-    this.name = env.get('KB_CHAT_PROVIDER');
+  constructor(config: KbConfig) {
+    this.name = config.get('KB_CHAT_PROVIDER');
     if (this.name === 'none') {
       this.llm = null;
       return;
     }
-    const baseUrl = env.get('KB_LLM_BASE_URL');
-    const model = env.get('KB_LLM_MODEL');
+    const baseUrl = config.get('KB_LLM_BASE_URL');
+    const model = config.get('KB_LLM_MODEL');
     if (!baseUrl || !model) throw new Error(`KB_CHAT_PROVIDER=${this.name} needs KB_LLM_BASE_URL and KB_LLM_MODEL`);
-    const binding = { base_url: baseUrl, api_key: env.get('KB_LLM_API_KEY'), model, timeout_ms: env.get('KB_LLM_TIMEOUT_MS') };
+    const binding = { base_url: baseUrl, api_key: config.get('KB_LLM_API_KEY'), model, timeout_ms: config.get('KB_LLM_TIMEOUT_MS') };
     this.llm = createLlmProvider(this.name === 'anthropic' ? { provider: 'anthropic', ...binding } : { provider: 'openai-compatible', ...binding });
   }
 }

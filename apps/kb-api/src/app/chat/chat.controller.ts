@@ -1,5 +1,4 @@
 import { Body, Controller, Get, HttpCode, Logger, Post, Req, Res, StreamableFile } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiValidationFailed, ErrorBody } from '../api-docs';
@@ -7,7 +6,7 @@ import { ApiSignedIn } from '../api-docs/signed-in';
 import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { KbError, KbValidationError } from '../errors/kb-errors';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { ChatEventStream, sentenceChunks } from './chat-event-stream';
 import { ChatAnswer, ChatService } from './chat.service';
 import { AnonymousChatConfigDto, ChatAnswerDto } from './dto/chat-answer.dto';
@@ -24,9 +23,9 @@ export class ChatController {
 
   constructor(
     private readonly chat: ChatService,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    this.anonymousEnabled = kbEnv(config).get('KB_ANONYMOUS_CHAT_ENABLED');
+    this.anonymousEnabled = config.get('KB_ANONYMOUS_CHAT_ENABLED');
   }
 
   @Post()

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { KbValidationError } from '../errors/kb-errors';
 import { DocumentStorage } from '../ingest/document-storage';
 import { normalizeSourcePath } from '../ingest/source-path';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { DocumentOwnersRepository } from './document-owners.repository';
 import { DocumentActor, refuseForeign } from './document-ownership';
 import { DocumentRemovalRepository } from './document-removal.repository';
@@ -40,9 +39,9 @@ export class DocumentRemovalService {
     private readonly removal: DocumentRemovalRepository,
     private readonly owners: DocumentOwnersRepository,
     private readonly storage: DocumentStorage,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
+    this.defaultProject = config.get('KB_INGEST_DEFAULT_PROJECT');
   }
 
   /** Someone else's document needs kb.delete.any; without it the whole batch is refused (403) before anything changes. */

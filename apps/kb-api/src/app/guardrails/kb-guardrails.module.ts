@@ -1,10 +1,9 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DEFAULT_SETTINGS, Guardrails, GuardrailsHost, startGuardrailsHost } from '@platform/guardrails';
 import { createRedisSubscriber } from '@platform/queue';
 import { PinoLogger } from 'nestjs-pino';
 import { OutputGuard } from '../chat/output-guard';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { openGuardrailsDatabase } from './guardrails-database';
 import { KB_GUARDRAILS } from './guardrails-token';
 import { IndirectInjectionScreen } from './indirect-injection';
@@ -27,18 +26,17 @@ interface KbGuardrailsHost extends GuardrailsHost {
   providers: [
     {
       provide: KB_GUARDRAILS_HOST,
-      inject: [ConfigService, PinoLogger],
-      useFactory: async (config: ConfigService, logger: PinoLogger): Promise<KbGuardrailsHost> => {
-        const env = kbEnv(config);
-        const db = await openGuardrailsDatabase(env.get('DATABASE_URL'), env.get('KB_GUARDRAILS_DATABASE_NAME'));
-        const subscriber = createRedisSubscriber(env.get('REDIS_URL'));
+      inject: [KbConfig, PinoLogger],
+      useFactory: async (config: KbConfig, logger: PinoLogger): Promise<KbGuardrailsHost> => {
+        const db = await openGuardrailsDatabase(config.get('DATABASE_URL'), config.get('KB_GUARDRAILS_DATABASE_NAME'));
+        const subscriber = createRedisSubscriber(config.get('REDIS_URL'));
         const host = await startGuardrailsHost({
           db: db.sql,
           subscriber,
-          channel: env.get('GUARDRAILS_SETTINGS_CHANNEL'),
+          channel: config.get('GUARDRAILS_SETTINGS_CHANNEL'),
           defaults: DEFAULT_SETTINGS,
           sidecar: 'database',
-          options: { approvalTtlMinutes: env.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
+          options: { approvalTtlMinutes: config.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
           onWarning: (message, err) => logger.warn({ err }, message),
         });
         return {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { QueueModule } from '@platform/queue';
 import { PlatformModule } from '@platform/runtime';
 import { KbApiEnv } from '../../config/env';
+import { KbConfigModule } from '../../config/kb-config';
 import { entities } from '../../data-source';
 import { migrations } from '../../migrations';
 import { IngestModule } from './ingest.module';
@@ -13,6 +14,7 @@ import { IngestService } from './ingest.service';
 @Module({
   imports: [
     PlatformModule.forRoot({ service: 'kb-api-cli', env: KbApiEnv, http: false, database: { defaultName: 'kb', entities, migrations } }),
+    KbConfigModule,
     QueueModule.forRoot('kb-api'),
     IngestModule.api(),
   ],

@@ -1,7 +1,6 @@
-import { ConfigService } from '@nestjs/config';
 import path from 'node:path';
 import type { KbApiEnv } from '../../config/env';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { DocumentStorage, LocalDocumentStorage } from './document-storage';
 import { S3DocumentStorage } from './s3-document-storage';
 
@@ -20,6 +19,9 @@ const STORAGE_SETTINGS = [
 ] as const;
 
 export type StorageSettings = Pick<KbApiEnv, (typeof STORAGE_SETTINGS)[number]>;
+
+/** The storage settings out of kb-api's config (the API, the worker and CLI tasks build the same driver). */
+export const storageSettings = (config: KbConfig): StorageSettings => config.pick(STORAGE_SETTINGS);
 
 /**
  * The driver the env selects (KB_STORAGE_DRIVER). The env was validated at boot, so an s3 driver
@@ -45,11 +47,6 @@ export function createDocumentStorage(env: StorageSettings): DocumentStorage {
 
 export const documentStorageProvider = {
   provide: DocumentStorage,
-  inject: [ConfigService],
-  useFactory: (config: ConfigService): DocumentStorage => {
-    const env = kbEnv(config);
-    return createDocumentStorage(
-      Object.fromEntries(STORAGE_SETTINGS.map((name) => [name, env.get(name)])) as StorageSettings,
-    );
-  },
+  inject: [KbConfig],
+  useFactory: (config: KbConfig): DocumentStorage => createDocumentStorage(storageSettings(config)),
 };

@@ -4,17 +4,16 @@ import { Job } from 'bullmq';
 import { PinoLogger } from 'nestjs-pino';
 import { IndexerService } from './indexer.service';
 import type { IngestJobData } from './ingest.service';
-import { KbApiEnv } from '../../config/env';
+import { KbConfig } from '../../config/kb-config';
 
 /**
  * Concurrency, and the lock and stalled-job check (KB_WORKER_LOCK_MS). Decorator options are read
  * when this file loads, before Nest validates the whole env at boot (which refuses bad values), and
- * importing a module must not need a complete env: so the two settings are read leniently here.
+ * importing a module must not need a complete env: so the two settings are read leniently.
  */
 function workerOptions() {
-  const defaults = new KbApiEnv();
-  const lockDuration = Number(process.env['KB_WORKER_LOCK_MS']) || defaults.KB_WORKER_LOCK_MS;
-  const concurrency = Number(process.env['KB_WORKER_CONCURRENCY']) || defaults.KB_WORKER_CONCURRENCY;
+  const lockDuration = KbConfig.numberBeforeBoot('KB_WORKER_LOCK_MS');
+  const concurrency = KbConfig.numberBeforeBoot('KB_WORKER_CONCURRENCY');
   return { concurrency, lockDuration, stalledInterval: lockDuration };
 }
 

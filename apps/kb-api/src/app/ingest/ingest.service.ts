@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
-import { ConfigService } from '@nestjs/config';
 import { createHash } from 'node:crypto';
 import { JOBS, QUEUES } from '@platform/contracts';
 import { Queue } from 'bullmq';
 import { DocumentOwnersRepository } from '../documents/document-owners.repository';
 import { DocumentActor, refuseForeign, SYSTEM_ACTOR } from '../documents/document-ownership';
 import { KbValidationError } from '../errors/kb-errors';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { isBinary, sourceTypeOf } from './convert';
 import { DocumentStorage } from './document-storage';
 import { DocumentsRepository } from './documents.repository';
@@ -44,9 +43,9 @@ export class IngestService {
     private readonly owners: DocumentOwnersRepository,
     private readonly storage: DocumentStorage,
     @InjectQueue(QUEUES.kbIngest) private readonly queue: Queue<IngestJobData>,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
+    this.defaultProject = config.get('KB_INGEST_DEFAULT_PROJECT');
   }
 
   /**

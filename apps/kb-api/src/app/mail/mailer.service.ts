@@ -1,8 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { createTransport, Transporter } from 'nodemailer';
 import { PinoLogger } from 'nestjs-pino';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { MailOutboxRepository } from './mail-outbox.repository';
 
 export interface Mail {
@@ -22,11 +21,11 @@ export class MailerService implements OnModuleDestroy {
 
   constructor(
     private readonly outbox: MailOutboxRepository,
-    config: ConfigService,
+    config: KbConfig,
     private readonly logger: PinoLogger,
   ) {
-    const url = kbEnv(config).get('KB_MAIL_SMTP_URL');
-    this.from = kbEnv(config).get('KB_MAIL_FROM');
+    const url = config.get('KB_MAIL_SMTP_URL');
+    this.from = config.get('KB_MAIL_FROM');
     if (url) this.transport = createTransport(url);
     logger.setContext('mailer');
   }

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { KbError } from '../errors/kb-errors';
 import { IngestService } from '../ingest/ingest.service';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { NotificationsService } from '../notifications/notifications.service';
 import { hashApprovalToken, newApprovalToken } from './approval-token';
 import { canonicalPath } from './canonical-types';
@@ -42,12 +41,11 @@ export class PromotionService {
     private readonly runs: PromotionRepository,
     private readonly ingest: IngestService,
     private readonly notifications: NotificationsService,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    const env = kbEnv(config);
-    this.enabled = env.get('KB_PROMOTION_ENABLED');
-    this.ttlMinutes = env.get('KB_PROMOTION_APPROVAL_TTL_MIN');
-    this.appUrl = env.get('KB_APP_URL').replace(/\/+$/, '');
+    this.enabled = config.get('KB_PROMOTION_ENABLED');
+    this.ttlMinutes = config.get('KB_PROMOTION_APPROVAL_TTL_MIN');
+    this.appUrl = config.appUrl;
   }
 
   assertEnabled(): void {

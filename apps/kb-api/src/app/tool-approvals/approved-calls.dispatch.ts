@@ -1,9 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { approvedCallQueue, Guardrails } from '@platform/guardrails';
 import { redisOptionsFromUrl } from '@platform/queue';
 import { KB_GUARDRAILS } from '../guardrails/guardrails-token';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 
 /**
  * kb-api's HTTP process registers no tool executor: an approval decided here goes onto the
@@ -16,12 +15,11 @@ export class ApprovedCallsDispatch implements OnModuleInit, OnApplicationShutdow
 
   constructor(
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
-    private readonly config: ConfigService,
+    private readonly config: KbConfig,
   ) {}
 
   onModuleInit(): void {
-    const env = kbEnv(this.config);
-    this.queue = approvedCallQueue({ connection: redisOptionsFromUrl(env.get('REDIS_URL')), prefix: env.get('GUARDRAILS_QUEUE_PREFIX') });
+    this.queue = approvedCallQueue({ connection: redisOptionsFromUrl(this.config.get('REDIS_URL')), prefix: this.config.get('GUARDRAILS_QUEUE_PREFIX') });
     this.guardrails.setApprovedCallDispatcher(this.queue.dispatch);
   }
 

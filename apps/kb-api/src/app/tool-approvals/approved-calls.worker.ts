@@ -1,10 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { approvedCallWorker, Guardrails } from '@platform/guardrails';
 import { redisOptionsFromUrl } from '@platform/queue';
 import type { Worker } from 'bullmq';
 import { KB_GUARDRAILS } from '../guardrails/guardrails-token';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { KbToolCatalogue } from '../mcp/tools/kb-tool-catalogue';
 import { BACKEND_TOOLS } from '../widget/widget-catalog';
 import { ToolApprovalsService } from './tool-approvals.service';
@@ -23,16 +22,15 @@ export class ApprovedCallsWorker implements OnApplicationBootstrap, OnApplicatio
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
     private readonly approvals: ToolApprovalsService,
     private readonly catalogue: KbToolCatalogue,
-    private readonly config: ConfigService,
+    private readonly config: KbConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     const names = [...this.catalogue.tools.map((t) => t.name), ...Object.keys(BACKEND_TOOLS)];
     for (const name of names) this.guardrails.registerExecutor(name, (args, ctx) => this.approvals.runApproved(ctx.approvalId, args));
-    const env = kbEnv(this.config);
     this.worker = approvedCallWorker((call) => this.guardrails.runApprovedCall(call), {
-      connection: redisOptionsFromUrl(env.get('REDIS_URL')),
-      prefix: env.get('GUARDRAILS_QUEUE_PREFIX'),
+      connection: redisOptionsFromUrl(this.config.get('REDIS_URL')),
+      prefix: this.config.get('GUARDRAILS_QUEUE_PREFIX'),
       concurrency: 2,
     });
   }

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Guardrails, hashApprovalToken, isWellFormedApprovalToken, ParkedCall } from '@platform/guardrails';
 import { KbError } from '../errors/kb-errors';
 import { KB_GUARDRAILS } from '../guardrails/guardrails-token';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 import { NotificationsService } from '../notifications/notifications.service';
 import { ParkedCallRow, ParkedCallsRepository, ParkedChannel, ParkedStatus } from './parked-calls.repository';
 
@@ -74,9 +73,9 @@ export class ToolApprovalsService {
     private readonly calls: ParkedCallsRepository,
     private readonly notifications: NotificationsService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    this.appUrl = kbEnv(config).get('KB_APP_URL').replace(/\/+$/, '');
+    this.appUrl = config.appUrl;
   }
 
   registerRunner(channel: ParkedChannel, runner: ChannelRunner): void {

@@ -1,7 +1,6 @@
-import { loadEnv } from '@platform/config';
 import type { CliLogger } from '@platform/runtime';
-import { KbApiEnv } from '../../../config/env';
-import { createDocumentStorage } from '../../ingest/document-storage.provider';
+import { KbConfig } from '../../../config/kb-config';
+import { createDocumentStorage, storageSettings } from '../../ingest/document-storage.provider';
 import { runScheduledCommand } from './scheduled-run';
 import { openScheduledRunRepositories } from './scheduled-run.database';
 import { COMMAND_SCHEDULES } from './schedules';
@@ -13,10 +12,10 @@ import { COMMAND_SCHEDULES } from './schedules';
 export const scheduledCommandTask = {
   describe: `run a scheduled maintenance command in every active tenant (${COMMAND_SCHEDULES.map((s) => s.command).join(', ')})`,
   run: async (args: string[], log: CliLogger): Promise<number> => {
-    const env = loadEnv(KbApiEnv);
-    const { repos, close } = await openScheduledRunRepositories(env);
+    const config = KbConfig.load();
+    const { repos, close } = await openScheduledRunRepositories(config);
     try {
-      const outcomes = await runScheduledCommand(repos, createDocumentStorage(env), args[0] ?? '');
+      const outcomes = await runScheduledCommand(repos, createDocumentStorage(storageSettings(config)), args[0] ?? '');
       for (const o of outcomes) {
         if (o.status === 'succeeded') log.info('scheduled command ran', { command: args[0], ...o });
         else log.error('scheduled command failed', { command: args[0], ...o });

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { KbApiEnv } from '../../../config/env';
-import { dataSourceOptions } from '../../../data-source';
+import type { KbConfig } from '../../../config/kb-config';
 import { TenantsRepository } from '../../tenancy/tenants.repository';
 import { CommandRunsRepository } from './command-runs.repository';
 import { MaintenanceRepository } from './maintenance.repository';
@@ -15,7 +14,7 @@ export function scheduledRunRepositories(db: DataSource): ScheduledRunRepositori
 }
 
 /** Opens kb-api's database for one scheduled run; `close` ends the connection. */
-export async function openScheduledRunRepositories(env: KbApiEnv): Promise<{ repos: ScheduledRunRepositories; close: () => Promise<void> }> {
-  const db = await new DataSource(dataSourceOptions(env)).initialize();
+export async function openScheduledRunRepositories(config: KbConfig): Promise<{ repos: ScheduledRunRepositories; close: () => Promise<void> }> {
+  const db = await new DataSource(config.dataSourceOptions()).initialize();
   return { repos: scheduledRunRepositories(db), close: () => db.destroy() };
 }

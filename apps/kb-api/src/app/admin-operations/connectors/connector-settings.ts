@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import path from 'node:path';
-import { kbEnv } from '../../kb-config';
+import { KbConfig } from '../../../config/kb-config';
 
 const list = (v: unknown) =>
   typeof v === 'string'
@@ -36,9 +35,9 @@ export class ConnectorSettings {
   readonly allowedPrivate: string[];
   readonly defaultProject: string;
 
-  constructor(config: ConfigService) {
+  constructor(config: KbConfig) {
     this.fsRoots = list(config.get('KB_CONNECTOR_FS_ROOTS')).map((r) => path.resolve(r));
     this.allowedPrivate = list(config.get('KB_CONNECTOR_WEB_ALLOWED_PRIVATE'));
-    this.defaultProject = kbEnv(config).get('KB_INGEST_DEFAULT_PROJECT');
+    this.defaultProject = config.get('KB_INGEST_DEFAULT_PROJECT');
   }
 }

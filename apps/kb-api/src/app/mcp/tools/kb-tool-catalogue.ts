@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { DocumentCatalogRepository } from '../../documents/document-catalog.repository';
 import { KbError } from '../../errors/kb-errors';
-import { kbEnv } from '../../kb-config';
+import { KbConfig } from '../../../config/kb-config';
 import { CandidateSuggester } from '../../promotion/candidate-suggester';
 import { RetrievalService, RetrievedChunk } from '../../retrieval/retrieval.service';
 import { defineTool, KbTool, ToolContext, ToolNotFound } from './kb-tool';
@@ -49,9 +48,9 @@ export class KbToolCatalogue {
     private readonly catalog: DocumentCatalogRepository,
     private readonly knowledge: McpKnowledgeRepository,
     private readonly suggester: CandidateSuggester,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    this.promotionEnabled = kbEnv(config).get('KB_PROMOTION_ENABLED');
+    this.promotionEnabled = config.get('KB_PROMOTION_ENABLED');
     this.tools = this.define();
     this.byName = new Map(this.tools.map((t) => [t.name, t]));
   }
