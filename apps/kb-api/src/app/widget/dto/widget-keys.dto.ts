@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -24,28 +25,40 @@ const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/;
 const ORIGIN_MESSAGE = 'Each allowed origin must be a scheme and host such as https://docs.example.com (no path).';
 
 export class WidgetThemeDto {
+  @ApiPropertyOptional({ type: 'string', description: 'Hex colour' })
   @IsOptional() @IsHexColor({ message: 'The theme accent must be a hex colour.' })
   accent?: string;
 
+  @ApiPropertyOptional({ type: 'string', description: 'Hex colour' })
   @IsOptional() @IsHexColor({ message: 'The theme background must be a hex colour.' })
   background?: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 200 })
   @IsOptional() @IsString() @MaxLength(200, { message: 'The theme font family must not be greater than 200 characters.' })
   @Matches(/^[\w\s,'"-]*$/, { message: 'The theme font family may hold only font names, quotes, commas and spaces.' })
   fontFamily?: string;
 
+  @ApiPropertyOptional({ enum: LAUNCHER_SHAPES })
   @IsOptional() @IsIn(LAUNCHER_SHAPES, { message: `The theme launcher shape must be one of ${LAUNCHER_SHAPES.join(', ')}.` })
   launcherShape?: string;
 
+  @ApiPropertyOptional({ enum: WIDGET_POSITIONS })
   @IsOptional() @IsIn(WIDGET_POSITIONS, { message: `The theme position must be one of ${WIDGET_POSITIONS.join(', ')}.` })
   position?: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 80 })
   @IsOptional() @IsString() @MaxLength(80, { message: 'The theme title must not be greater than 80 characters.' })
   title?: string;
 }
 
 /** Fields a key shares between create and update. */
 class WidgetKeyFieldsDto {
+  @ApiPropertyOptional({
+    type: 'array',
+    maxItems: 50,
+    items: { type: 'string', pattern: ORIGIN.source },
+    description: 'scheme://host[:port]; stored lowercased without trailing slash; empty denies every origin',
+  })
   @IsOptional()
   @origins()
   @IsArray({ message: 'The allowed origins field must be an array.' })
@@ -54,23 +67,28 @@ class WidgetKeyFieldsDto {
   @Matches(ORIGIN, { each: true, message: ORIGIN_MESSAGE })
   allowed_origins?: string[];
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 60, description: 'Requests a minute per key and client IP' })
   @IsOptional()
   @IsInt({ message: 'The rate limit field must be an integer.' })
   @Min(1, { message: 'The rate limit field must be between 1 and 1000.' })
   @Max(1000, { message: 'The rate limit field must be between 1 and 1000.' })
   rate_limit?: number;
 
+  @ApiPropertyOptional({ type: 'string', pattern: SKILL_SHAPE.source, description: 'name@N: kb-assistant@1 (default) or kb-search@1' })
   @IsOptional()
   @IsString({ message: 'The skill field must be a string like name@1.' })
   @Matches(SKILL_SHAPE, { message: 'The skill field must look like name@1.' })
   skill?: string;
 
+  @ApiPropertyOptional({ type: 'boolean', default: false })
   @IsOptional() @IsBoolean({ message: 'The host tools enabled field must be true or false.' })
   host_tools_enabled?: boolean;
 
+  @ApiPropertyOptional({ type: 'boolean', default: false })
   @IsOptional() @IsBoolean({ message: 'The user auth enabled field must be true or false.' })
   user_auth_enabled?: boolean;
 
+  @ApiPropertyOptional({ type: () => WidgetThemeDto })
   @IsOptional()
   @ValidateNested()
   @Type(() => WidgetThemeDto)
@@ -78,12 +96,14 @@ class WidgetKeyFieldsDto {
 }
 
 export class CreateWidgetKeyDto extends WidgetKeyFieldsDto {
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 120 })
   @trimmed()
   @IsString({ message: 'The label field is required.' })
   @IsNotEmpty({ message: 'The label field is required.' })
   @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
   label!: string;
 
+  @ApiProperty({ type: 'string', minLength: 1, maxLength: 120 })
   @trimmed()
   @IsString({ message: 'The project key field is required.' })
   @IsNotEmpty({ message: 'The project key field is required.' })
@@ -93,11 +113,13 @@ export class CreateWidgetKeyDto extends WidgetKeyFieldsDto {
 
 /** Every update is an identity mutation: it names the version it was made against. */
 export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: "The key's current identity_credential_version (compare-and-set)" })
   @IsInt({ message: 'The identity credential version field is required.' })
   @Min(1, { message: 'The identity credential version field must be at least 1.' })
   @Max(INT4_MAX, { message: `The identity credential version field must not be greater than ${INT4_MAX}.` })
   identity_credential_version!: number;
 
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The label field must be a string.' })
@@ -105,6 +127,7 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
   label?: string;
 
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The project key field must be a string.' })
@@ -112,11 +135,13 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   @MaxLength(120, { message: 'The project key field must not be greater than 120 characters.' })
   project_key?: string;
 
+  @ApiPropertyOptional({ type: 'boolean' })
   @IsOptional() @IsBoolean({ message: 'The active field must be true or false.' })
   active?: boolean;
 }
 
 export class IdentityVersionDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT4_MAX, description: "The key's current identity_credential_version (compare-and-set)" })
   @IsInt({ message: 'The identity credential version field is required.' })
   @Min(1, { message: 'The identity credential version field must be at least 1.' })
   @Max(INT4_MAX, { message: `The identity credential version field must not be greater than ${INT4_MAX}.` })
@@ -124,10 +149,12 @@ export class IdentityVersionDto {
 }
 
 export class ListWidgetSessionsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: SESSION_STATUSES })
   @IsOptional()
   @IsIn(SESSION_STATUSES, { message: `The selected status is invalid (one of ${SESSION_STATUSES.join(', ')}).` })
   status?: string;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Widget key id' })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'The key field must be a widget key id.' })
