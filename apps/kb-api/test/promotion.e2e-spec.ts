@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { QUEUES } from '@platform/contracts';
 import { createRedis } from '@platform/queue';
-import { startWorker, WorkerHandle } from '@platform/runtime';
+import { Clock, startWorker, WorkerHandle } from '@platform/runtime';
 import { FakeOpenAiServer, RunningService } from '@platform/testing';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -310,6 +310,23 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     const [row] = await db.query('SELECT status FROM kb_promotion_approvals WHERE id = $1', [approval.approval_id]);
     expect(row.status).toBe('pending');
     expect(await count(`kb_documents WHERE slug = 'late-run'`)).toBe(0);
+  });
+
+  it('an approval token lapses when the clock passes its lifetime (the clock moves, the row stays as issued)', async () => {
+    const { approval } = await promote('lapsing-run');
+    const clock = svc.app.get(Clock);
+    const lifetime = Date.parse(approval.expires_at) - clock.nowMs();
+    clock.advance(lifetime + 1_000);
+    try {
+      expect((await as('editor', 'POST', approval.approve_path, { token: approval.token })).body).toMatchObject({ error: 'forbidden' });
+    } finally {
+      clock.advance(-(lifetime + 1_000));
+    }
+    const [row] = await db.query('SELECT status, expires_at FROM kb_promotion_approvals WHERE id = $1', [approval.approval_id]);
+    expect(row.status).toBe('pending');
+    expect(new Date(row.expires_at).toISOString()).toBe(approval.expires_at);
+    // Back within the lifetime, the same token still decides the run.
+    expect((await as('editor', 'POST', approval.reject_path, { token: approval.token, reason: 'not needed' })).status).toBe(200);
   });
 
   it('concurrent approvals: exactly one writes and dispatches', async () => {

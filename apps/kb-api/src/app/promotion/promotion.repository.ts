@@ -22,7 +22,8 @@ export interface NewPausedRun {
   tenantId: string;
   flowRunId: string;
   tokenHash: string;
-  ttlMinutes: number;
+  /** When the approval token lapses (the service's clock plus the configured lifetime). */
+  expiresAt: Date;
   projectKey: string;
   sourcePath: string;
   slug: string;
@@ -51,6 +52,8 @@ export interface Claim {
   outcome: 'approved' | 'rejected';
   userId: string;
   reason: string | null;
+  /** The service's clock: the token must not have lapsed by then; also the decision's time. */
+  at: Date;
 }
 
 const RUN = 'id, tenant_id, flow_run_id, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by';
@@ -65,8 +68,8 @@ export class PromotionRepository {
     return this.db.transaction(async (m) => {
       const [row] = await m.query(
         `INSERT INTO kb_promotion_approvals (id, tenant_id, flow_run_id, token_hash, expires_at, project_key, source_path, slug, canonical_type, title, doc_id, markdown, requested_by)
-         VALUES ($1, $2, $3, $4, now() + make_interval(mins => $5), $6, $7, $8, $9, $10, $11, $12, $13) RETURNING expires_at`,
-        [run.id, run.tenantId, run.flowRunId, run.tokenHash, run.ttlMinutes, run.projectKey, run.sourcePath, run.slug, run.canonicalType, run.title, run.docId, run.markdown, run.requestedBy],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING expires_at`,
+        [run.id, run.tenantId, run.flowRunId, run.tokenHash, run.expiresAt, run.projectKey, run.sourcePath, run.slug, run.canonicalType, run.title, run.docId, run.markdown, run.requestedBy],
       );
       await this.audit(m, audit);
       return row.expires_at as Date;
@@ -81,10 +84,10 @@ export class PromotionRepository {
   async claim(c: Claim, audit: Omit<AuditEntry, 'action' | 'approvalId'>): Promise<PausedRun | null> {
     return this.db.transaction(async (m) => {
       const [rows] = await m.query(
-        `UPDATE kb_promotion_approvals SET status = $4, decided_by = $5, decided_at = now(), decision_reason = $6
-         WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'pending' AND expires_at > now()
+        `UPDATE kb_promotion_approvals SET status = $4, decided_by = $5, decided_at = $7, decision_reason = $6
+         WHERE id = $1 AND tenant_id = $2 AND token_hash = $3 AND status = 'pending' AND expires_at > $7
          RETURNING ${RUN}`,
-        [c.approvalId, c.tenantId, c.tokenHash, c.outcome, c.userId, c.reason],
+        [c.approvalId, c.tenantId, c.tokenHash, c.outcome, c.userId, c.reason, c.at],
       );
       const run = (rows as PausedRun[])[0] ?? null;
       await this.audit(m, { ...audit, approvalId: c.approvalId, action: run ? c.outcome : 'denied' });

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '@platform/runtime';
 import { randomUUID } from 'node:crypto';
 import { KbError } from '../errors/kb-errors';
 import { IngestService } from '../ingest/ingest.service';
@@ -42,6 +43,7 @@ export class PromotionService {
     private readonly ingest: IngestService,
     private readonly notifications: NotificationsService,
     config: KbConfig,
+    private readonly clock: Clock,
   ) {
     this.enabled = config.get('KB_PROMOTION_ENABLED');
     this.ttlMinutes = config.get('KB_PROMOTION_APPROVAL_TTL_MIN');
@@ -67,7 +69,7 @@ export class PromotionService {
     const sourcePath = canonicalPath(draft.type, draft.slug);
     const title = input.title ?? draft.title_line ?? draft.slug;
     const expiresAt = await this.runs.pause(
-      { id: approvalId, tenantId, flowRunId, tokenHash: hash, ttlMinutes: this.ttlMinutes, projectKey: input.project_key, sourcePath, slug: draft.slug, canonicalType: draft.type, title, docId: draft.doc_id, markdown: input.markdown, requestedBy: userId },
+      { id: approvalId, tenantId, flowRunId, tokenHash: hash, expiresAt: new Date(this.clock.nowMs() + this.ttlMinutes * 60_000), projectKey: input.project_key, sourcePath, slug: draft.slug, canonicalType: draft.type, title, docId: draft.doc_id, markdown: input.markdown, requestedBy: userId },
       { tenantId, approvalId, action: 'requested', userId, detail: { project_key: input.project_key, path: sourcePath, slug: draft.slug, type: draft.type } },
     );
     await this.notifications.notify(tenantId, await this.notifications.holdersOf(tenantId, PROMOTE_PERMISSION), 'kb_promotion_awaiting_approval', {
@@ -165,7 +167,7 @@ export class PromotionService {
       await this.runs.auditRefusal({ ...audit, approvalId: null, action: 'denied', detail: { ...audit.detail, attempted: outcome } });
       throw forbidden();
     }
-    const run = await this.runs.claim({ approvalId, tenantId: who.tenantId, tokenHash: hashApprovalToken(token), outcome, userId: who.userId, reason }, { ...audit, detail: { ...audit.detail, attempted: outcome } });
+    const run = await this.runs.claim({ approvalId, tenantId: who.tenantId, tokenHash: hashApprovalToken(token), outcome, userId: who.userId, reason, at: this.clock.now() }, { ...audit, detail: { ...audit.detail, attempted: outcome } });
     if (!run) throw forbidden();
     return run;
   }
