@@ -19,7 +19,6 @@ import { PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export class CreateCollectionDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
   @ApiProperty({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
   @trimmed()
   @IsString({ message: 'The name field is required.' })
@@ -35,6 +34,7 @@ export class CreateCollectionDto {
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })
@@ -48,7 +48,6 @@ export class CreateCollectionDto {
 }
 
 export class UpdateCollectionDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
   @IsOptional()
   @trimmed()
@@ -65,6 +64,7 @@ export class UpdateCollectionDto {
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })

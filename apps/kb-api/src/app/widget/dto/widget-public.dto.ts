@@ -22,11 +22,11 @@ export class SessionTokenDto {
 
 export class StartSessionDto {
   /** What the host page looks like now (bounded in bytes by the service, not here). */
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
   @ApiProperty({ type: 'object', additionalProperties: true, description: `The host page as the widget sees it (at most ${MAX_SNAPSHOT_BYTES / 1024} KiB as JSON)` })
   @IsObject({ message: 'The snapshot field is required and must be an object.' })
   snapshot!: Record<string, unknown>;
 
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The message field must be a string.' })
@@ -42,11 +42,11 @@ export class StartSessionDto {
 }
 
 export class StepDto {
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
   @ApiProperty({ type: 'object', additionalProperties: true, description: `The host page as the widget sees it (at most ${MAX_SNAPSHOT_BYTES / 1024} KiB as JSON)` })
   @IsObject({ message: 'The snapshot field is required and must be an object.' })
   snapshot!: Record<string, unknown>;
 
+  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
   @IsOptional()
   @trimmed()
   @IsString({ message: 'The message field must be a string.' })
