@@ -1,3 +1,4 @@
+import { ApiPropertySchema, nullable } from '../../api-docs';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -18,7 +19,7 @@ export class ListContentGapsQueryDto extends PageParamsDto {
 
 /** POST /api/admin/kb/content-gaps/{id}/resolve. */
 export class ResolveContentGapDto {
-  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The note field must be a string.' })

@@ -1,3 +1,4 @@
+import { ApiPropertySchema, nullable } from '../../api-docs';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -34,7 +35,7 @@ export class CreateCollectionDto {
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
-  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })
@@ -64,7 +65,7 @@ export class UpdateCollectionDto {
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
-  @ApiPropertyOptional({ type: 'string', maxLength: 2000, nullable: true })
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })
@@ -122,7 +123,7 @@ export class SynonymSetDto {
   @MaxLength(64, { each: true, message: 'Each term must not be greater than 64 characters.' })
   terms!: string[];
 
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120, nullable: true, description: 'null: every project' })
+  @ApiPropertySchema(nullable({ type: 'string', minLength: 1, maxLength: 120 }), { required: false, description: 'null: every project' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @trimmed()
