@@ -103,14 +103,6 @@ export class KbAuthGuard extends AuthGuard() {
     return true;
   }
 
-  /**
-   * Kept for the lean /api/auth/me path until it runs the route's guards through `canActivate`:
-   * personal access tokens are always read through TokenIdentityCache now, so both are one check.
-   */
-  canActivateWithCachedTokens(ctx: ExecutionContext): Promise<boolean> {
-    return this.canActivate(ctx);
-  }
-
   override getAuthenticateOptions(): { property: string } {
     return { property: CREDENTIAL_PROPERTY };
   }
