@@ -66,6 +66,11 @@ export function mountFastRoutes(server: Server, routes: FastRoute[], essentials:
   for (const route of routes) table.set(`${route.method} ${route.path}`, route);
 }
 
+/** The lean routes mounted on `server` (none where mountFastRoutes never ran), e.g. for a test to walk them all. */
+export function mountedFastRoutes(server: Server): FastRoute[] {
+  return [...((server as ServerWithRoutes)[ROUTES]?.values() ?? [])];
+}
+
 function serve(route: FastRoute, rawReq: IncomingMessage, rawRes: ServerResponse, e: FastRouteEssentials): void {
   const started = performance.now();
   const req = rawReq as FastRequest;
@@ -77,6 +82,7 @@ function serve(route: FastRoute, rawReq: IncomingMessage, rawRes: ServerResponse
   Object.setPrototypeOf(req, e.express.request);
   Object.setPrototypeOf(res, e.express.response);
   res.locals = Object.create(null);
+  if (e.express.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
   req.id = requestIdFor(rawReq, rawRes);
   // A draining replica still answers (as Nest routes do) but ends each keep-alive connection after
   // its response, so clients reconnect to replicas that stay.

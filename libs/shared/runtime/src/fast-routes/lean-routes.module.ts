@@ -13,7 +13,7 @@ type EnhancerKind = 'guard' | 'interceptor' | 'pipe' | 'filter';
  * Mounts every @LeanRoute() controller method of the app on its HTTP server once the app has
  * started up (every instance exists, the platform's setup is recorded). Apps the platform did not
  * set up (no recorded pre-routing middleware, e.g. a bare test app) keep every route on Nest, which
- * answers them the same way.
+ * answers them the same way; they still refuse at boot a method the lean path cannot serve.
  */
 @Injectable()
 export class LeanRoutesMounter implements OnApplicationBootstrap {
@@ -31,26 +31,28 @@ export class LeanRoutesMounter implements OnApplicationBootstrap {
     const candidates = this.leanMethods();
     if (candidates.length === 0) return;
     const setup = leanAppSetupOf(adapter.getInstance<Express>());
-    if (!setup?.prelude) {
-      this.logger.debug('the app has no recorded pre-routing middleware: lean routes stay on Nest');
-      return;
-    }
     const globals: GlobalEnhancers = {
       guards: this.globalEnhancers<CanActivate>('guard'),
       interceptors: this.globalEnhancers<NestInterceptor>('interceptor'),
       // Those given to app.useGlobal*() come first, as Nest registers them before the container's.
-      pipes: [...(setup.pipes ?? []), ...this.globalEnhancers<PipeTransform>('pipe')],
-      filters: [...(setup.filters ?? []), ...this.globalEnhancers<ExceptionFilter>('filter')],
+      pipes: [...(setup?.pipes ?? []), ...this.globalEnhancers<PipeTransform>('pipe')],
+      filters: [...(setup?.filters ?? []), ...this.globalEnhancers<ExceptionFilter>('filter')],
     };
+    // Built even where they will not be mounted, so every app (a bare test app too) refuses at boot
+    // a method the lean path could not serve exactly.
     const routes: FastRoute[] = candidates.map(({ instance, method, options }) =>
       buildLeanRoute(instance, method, options.accepts, {
         resolve: <T>(type: Type<T>) => this.moduleRef.get(type, { strict: false }),
         globals,
-        prelude: setup.prelude!,
+        prelude: setup?.prelude ?? [],
         adapter,
         fallbackFilter: new BaseExceptionFilter(adapter),
       }),
     );
+    if (!setup?.prelude) {
+      this.logger.debug('the app has no recorded pre-routing middleware: lean routes stay on Nest');
+      return;
+    }
     mountFastRoutesInApp(this.moduleRef, this.adapterHost, routes);
   }
 
