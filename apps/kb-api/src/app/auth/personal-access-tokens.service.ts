@@ -51,11 +51,6 @@ export class PersonalAccessTokensService {
     return { token, id: row.id, expiresAt: row.expires_at };
   }
 
-  async resolve(token: string): Promise<TokenRow | null> {
-    const key = this.lookupKeyOf(token);
-    return key ? this.resolveByLookupKey(key) : null;
-  }
-
   async resolveByLookupKey(key: string): Promise<TokenRow | null> {
     const [row] = await queryRows<TokenRow>(
       this.db,
