@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
+import { Clock } from '@platform/runtime';
 import { reviewEngineProvider } from './engine.provider';
 import { ReviewLogRepository } from './review-log.repository';
 import { McpController } from '../mcp/mcp.controller';
@@ -13,7 +14,7 @@ export class ReviewsModule {
   static register(apiEnabled: boolean): DynamicModule {
     return {
       module: ReviewsModule,
-      imports: [AuthModule.forRoot()],
+      imports: [AuthModule.forRoot({ clock: Clock })],
       controllers: apiEnabled ? [ReviewsController, McpController, ProtectedResourceController] : [],
       providers: [reviewEngineProvider, ReviewLogRepository, ReviewsService],
       exports: [reviewEngineProvider, ReviewsService],

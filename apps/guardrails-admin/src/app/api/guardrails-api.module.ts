@@ -2,6 +2,7 @@ import { CanActivate, DynamicModule, Module } from '@nestjs/common';
 import { MODULE_PATH } from '@nestjs/common/constants';
 import { RouterModule } from '@nestjs/core';
 import { AuthModule } from '@platform/auth';
+import { Clock } from '@platform/runtime';
 import type { GuardrailsApiSettings } from '../../config/guardrails-admin-config';
 import { resolveApiMiddleware } from './api-access';
 import { API_MIDDLEWARE, ApiMiddlewareGuard } from './api-middleware.guard';
@@ -19,7 +20,7 @@ export class GuardrailsApiModule {
     if (!config.enabled) return [];
     const api: DynamicModule = {
       module: GuardrailsApiModule,
-      imports: [AuthModule.forRoot()],
+      imports: [AuthModule.forRoot({ clock: Clock })],
       controllers: [GuardrailsApiController, GuardrailsOpenApiController],
       providers: [
         { provide: API_MIDDLEWARE, inject: middleware, useFactory: (...guards: CanActivate[]) => guards },

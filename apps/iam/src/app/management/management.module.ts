@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
+import { Clock } from '@platform/runtime';
 import { ClientsModule } from '../clients/clients.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationsRepository } from './applications.repository';
@@ -11,7 +12,7 @@ import { ManagementController } from './management.controller';
 import { SelfFetchController } from './self-fetch.controller';
 
 @Module({
-  imports: [ClientsModule, OAuthModule, AuthModule.forRoot()],
+  imports: [ClientsModule, OAuthModule, AuthModule.forRoot({ clock: Clock })],
   controllers: [ManagementController, SelfFetchController],
   providers: [ApplicationsRepository, ClientSecretsService, ApplicationsService, IdempotencyService, ClientSecretMetrics],
   exports: [ClientSecretsService],
