@@ -5,6 +5,7 @@ import { RunningService } from '@platform/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { TOKEN_IDENTITY_TTL_MS, TokenIdentityCache } from '../src/app/auth/token-identity-cache';
+import { KbConfig } from '../src/config/kb-config';
 import { Caller, callerWith } from './admin-support';
 import { createUser, KbClient } from './kb-fixtures';
 import { startKb } from './kb-test-env';
@@ -269,7 +270,7 @@ describe('kb-api: personal access tokens on the lean path, with the token identi
       redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
       // What the other replica runs: the same cache class on the same Redis prefix.
       otherReplica = new TokenIdentityCache(
-        new ConfigService({ REDIS_PREFIX: process.env.REDIS_PREFIX }),
+        KbConfig.of(new ConfigService({ REDIS_PREFIX: process.env.REDIS_PREFIX })),
         redis,
       );
     });

@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { LeanRoute } from '@platform/runtime';
 import { ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { CookieOptions, Response } from 'express';
+import { KbConfig } from '../../config/kb-config';
 import { ApiGuarded, ApiNoAuth, ApiTenantHeader, ApiValidationFailed, ErrorBody, MessageBody, ValidationErrorBody } from '../api-docs';
 import { KbMessage, KbValidationError } from '../errors/kb-errors';
-import { kbEnv } from '../kb-config';
 import { AuthService, publicUser } from './auth.service';
 import { IssuedTokenDto, LoginResponseDto, MeDto, TwoFactorEnrolmentDto, TwoFactorVerifiedDto } from './dto/auth-responses.dto';
 import { ForgotPasswordDto, LoginDto, ResetPasswordDto, TokenIssueDto, TwoFactorCodeDto } from './dto/auth.dto';
@@ -31,10 +30,9 @@ export class AuthController {
     private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
     private readonly twoFactor: TwoFactorService,
-    config: ConfigService,
+    config: KbConfig,
   ) {
-    const env = kbEnv(config);
-    this.secureCookies = env.get('KB_COOKIE_SECURE') ?? env.get('NODE_ENV') === 'production';
+    this.secureCookies = config.get('KB_COOKIE_SECURE') ?? config.get('NODE_ENV') === 'production';
   }
 
   private cookieOptions(httpOnly: boolean, expires: Date): CookieOptions {

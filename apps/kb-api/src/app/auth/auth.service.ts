@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { applyRateLimitHeaders, HeaderSink, retryAfterSec } from '@platform/contracts';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, PasswordHasher, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
 import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
+import { KbConfig } from '../../config/kb-config';
 import { KbMessage, KbValidationError } from '../errors/kb-errors';
 import { emailKey, UserRow, UsersRepository } from '../identity/users.repository';
-import { kbEnv } from '../kb-config';
 import { MailerService } from '../mail/mailer.service';
 import { KbPrincipal } from './kb-principal';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
@@ -47,15 +46,14 @@ export class AuthService {
     private readonly tokens: PersonalAccessTokensService,
     private readonly mailer: MailerService,
     @InjectDataSource() private readonly db: DataSource,
-    config: ConfigService,
+    config: KbConfig,
     private readonly identities: TokenIdentityCache,
     private readonly clock: Clock,
   ) {
-    const env = kbEnv(config);
-    this.maxAttempts = env.get('KB_LOGIN_MAX_ATTEMPTS');
-    this.decaySec = env.get('KB_LOGIN_DECAY_SEC');
-    this.forgotPerMinute = env.get('KB_FORGOT_PER_MINUTE');
-    this.appUrl = env.get('KB_APP_URL');
+    this.maxAttempts = config.get('KB_LOGIN_MAX_ATTEMPTS');
+    this.decaySec = config.get('KB_LOGIN_DECAY_SEC');
+    this.forgotPerMinute = config.get('KB_FORGOT_PER_MINUTE');
+    this.appUrl = config.get('KB_APP_URL');
     this.dummyHash = passwords.hash(generateToken('dummy'));
   }
 

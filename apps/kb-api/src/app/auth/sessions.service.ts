@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, randomString, SecretHasher } from '@platform/crypto';
 import { queryRows } from '@platform/database';
 import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
-import { kbEnv } from '../kb-config';
+import { KbConfig } from '../../config/kb-config';
 
 export interface SessionRow {
   id: string;
@@ -33,10 +32,10 @@ export class SessionsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly hasher: SecretHasher,
-    config: ConfigService,
+    config: KbConfig,
     private readonly clock: Clock,
   ) {
-    this.ttlMs = kbEnv(config).get('KB_SESSION_TTL_MIN') * 60_000;
+    this.ttlMs = config.get('KB_SESSION_TTL_MIN') * 60_000;
   }
 
   async create(userId: string, tenantId: string, meta: { ip?: string; userAgent?: string; twoFactorPassed: boolean }): Promise<NewSession> {

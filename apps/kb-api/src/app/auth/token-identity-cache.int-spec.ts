@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
 import Redis from 'ioredis';
+import { KbConfig } from '../../config/kb-config';
 import { Loaded, TOKEN_IDENTITY_TTL_MS, TokenIdentityCache } from './token-identity-cache';
 
 /** A loader that counts its calls and answers what `state` holds at the time. */
@@ -45,7 +46,7 @@ describe('TokenIdentityCache (two replicas on one Redis)', () => {
       keyPrefix: `${prefix}:`,
     });
     connections.push(redis);
-    return new TokenIdentityCache(new ConfigService({ REDIS_PREFIX: prefix }), redis);
+    return new TokenIdentityCache(KbConfig.of(new ConfigService({ REDIS_PREFIX: prefix })), redis);
   };
   let a: TokenIdentityCache;
   let b: TokenIdentityCache;
@@ -152,7 +153,7 @@ describe('TokenIdentityCache (two replicas on one Redis)', () => {
   });
 
   it('does not cache at all without a Redis client (nothing could tell it about changes)', async () => {
-    const alone = new TokenIdentityCache(new ConfigService({}));
+    const alone = new TokenIdentityCache(KbConfig.of(new ConfigService({})));
     const counted = loader({ value: 'v', userId: '10' });
     await alone.get('t10', counted.load);
     await alone.get('t10', counted.load);

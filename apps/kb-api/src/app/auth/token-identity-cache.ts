@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { PubSubInvalidatedCache } from '@platform/queue';
 import type Redis from 'ioredis';
+import { KbConfig } from '../../config/kb-config';
 
 /**
  * How long another replica may keep serving what it resolved for a personal access token after a
@@ -34,8 +34,8 @@ export interface Loaded<T> {
 export class TokenIdentityCache implements OnApplicationShutdown {
   private readonly cache: PubSubInvalidatedCache<unknown>;
 
-  constructor(config: ConfigService, @Optional() @Inject(REDIS_CLIENT) redis?: Redis) {
-    const prefix = config.get<string>('REDIS_PREFIX');
+  constructor(config: KbConfig, @Optional() @Inject(REDIS_CLIENT) redis?: Redis) {
+    const prefix = config.get('REDIS_PREFIX');
     this.cache = new PubSubInvalidatedCache(redis, {
       name: 'TokenIdentityCache',
       channel: `${prefix ? `${prefix}:` : ''}kb:token-identity-changed`,
