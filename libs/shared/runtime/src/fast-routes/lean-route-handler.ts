@@ -33,7 +33,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { defer, from, isObservable, lastValueFrom, mergeAll, mergeMap, Observable, of } from 'rxjs';
 import { FastRequest, FastRoute } from './fast-router';
 import { LeanExecutionContext } from './lean-execution-context';
-import { asNestException, runMiddleware } from './nest-bridge';
+import { asNestException, runMiddlewareChain } from './nest-bridge';
 
 type Handler = (...args: unknown[]) => unknown;
 type Enhancer<T> = T | Type<T>;
@@ -185,8 +185,14 @@ export function buildLeanRoute(controller: object, methodName: string, accepts: 
     }
   };
 
+  // Without a pipe to run, the arguments are read as they are: no promise per parameter.
+  const piped = params.some((p) => PIPEABLE.has(p.type) && pipes.length + p.pipes.length > 0);
   const argumentsFor = async (req: Request, res: Response, ctx: LeanExecutionContext): Promise<unknown[]> => {
     const values: unknown[] = [];
+    if (!piped) {
+      for (const p of params) values[p.index] = extract(p, req, res, ctx);
+      return values;
+    }
     await Promise.all(
       params.map(async (p) => {
         let value = extract(p, req, res, ctx);
@@ -205,7 +211,7 @@ export function buildLeanRoute(controller: object, methodName: string, accepts: 
   const handle = async (req: FastRequest, res: Response): Promise<void> => {
     const ctx = new LeanExecutionContext(req, res, type, handler);
     try {
-      for (const middleware of deps.prelude) await runMiddleware(middleware, req, res);
+      await runMiddlewareChain(deps.prelude, req, res);
     } catch (err) {
       answerError(asNestException(err), preludeFilters, ctx);
       return;
