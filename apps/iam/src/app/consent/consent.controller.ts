@@ -12,6 +12,7 @@ import { AuthorizeService } from '../oauth/authorize.service';
 import { grantScopes } from '../oauth/scopes';
 import { SessionService } from '../session/session.service';
 import { ConsentsRepository } from './consents.repository';
+import { readDto } from '../read-dto';
 
 const SCOPE_TEXT: Record<string, string> = {
   openid: 'Know who you are',
@@ -93,13 +94,15 @@ ${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
   @ApiRedirect(303, 'Back to the authorization request, or to the client with access_denied')
   @ApiHtmlPage(400, 'The authorization request is not valid')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
-  async decide(@Req() req: Request, @Res() res: Response, @Body() form: Record<string, unknown>): Promise<void> {
+  async decide(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const { value: form } = readDto(ConsentForm, body);
     const session = await this.sessions.read(req);
-    const request = await this.request(form['return_to']);
+    const request = await this.request(form.return_to);
     if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
     if (!session) return this.pages.login(req, res, request.returnTo);
-    if (!this.csrf.valid(req, form['csrf'])) return this.pages.message(res, 403, 'Request expired', 'This form expired. Return to the application and try again.');
-    if (form['decision'] === 'allow') {
+    if (!this.csrf.valid(req, form.csrf)) return this.pages.message(res, 403, 'Request expired', 'This form expired. Return to the application and try again.');
+    // A decision the form refuses (missing or unknown) is a refusal, never a grant.
+    if (form.decision === 'allow') {
       await this.consents.grant(session.sub, request.client.clientId, request.scopes);
       return res.redirect(303, request.returnTo);
     }

@@ -5,13 +5,11 @@ import { ApiFormBody, ApiHtmlPage, ApiRedirect, ApiSession } from '../api-docs';
 import { CsrfForm, PasskeyRemovalForm, TotpConfirmForm } from './dto/page-forms';
 import { AccountAccess, AccountAccessService } from './account-access';
 import { CsrfService } from './csrf.service';
-import { formText } from './form-text';
 import { field, formError, hidden, html, Html, sendPage } from './html';
 import { LoginPages } from './login-pages';
 import { PasskeysRepository } from './passkeys/passkeys.repository';
 import { TotpService } from './totp.service';
-
-type Form = Record<string, unknown>;
+import { readDto } from '../read-dto';
 
 const NOTICES: Record<string, string> = {
   passkey: 'Passkey added.',
@@ -42,13 +40,13 @@ export class AccountController {
   ) {}
 
   /** The account, or undefined after sending the browser to sign in (or to step up for changes). */
-  private async require(req: Request, res: Response, change: boolean, form?: Form): Promise<AccountAccess | undefined> {
+  private async require(req: Request, res: Response, change: boolean, form?: CsrfForm): Promise<AccountAccess | undefined> {
     const access = await this.access.resolve(req);
     if (!access) {
       res.redirect(303, '/login?return_to=%2Flogin%2Faccount');
       return undefined;
     }
-    if (change && !this.csrf.valid(req, form?.['csrf'])) {
+    if (change && !this.csrf.valid(req, form?.csrf)) {
       this.pages.message(res, 403, 'Request expired', 'This form expired. Go back to your account and try again.');
       return undefined;
     }
@@ -100,8 +98,8 @@ ${this.pages.passkeyButton('register', 'Add a passkey', '/login/account')}
 
   @Post('totp/start')
   @AccountChange('Starts TOTP enrolment', CsrfForm)
-  async startTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
-    const access = await this.require(req, res, true, form);
+  async startTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const access = await this.require(req, res, true, readDto(CsrfForm, body).value);
     if (!access) return;
     if (!access.user.totp_enabled_at) await this.totp.begin(access.user);
     res.redirect(303, '/login/account/totp');
@@ -138,10 +136,11 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   @AccountChange('Turns TOTP on with a first code; shows 10 recovery codes once', TotpConfirmForm)
   @ApiHtmlPage(200, 'The recovery codes')
   @ApiHtmlPage(400, 'That code is not valid')
-  async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
+  async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() input: unknown): Promise<void> {
+    const { value: form } = readDto(TotpConfirmForm, input);
     const access = await this.require(req, res, true, form);
     if (!access) return;
-    const codes = await this.totp.confirm(access.user, formText(form['code']));
+    const codes = await this.totp.confirm(access.user, form.code ?? '');
     if (!codes) return this.renderEnrolment(req, res, access, 'That code is not valid. Wait for the next code and try again.');
     const body = html`<h1>Authenticator app is on</h1>
 <p class="lead">Save these recovery codes somewhere safe. Each one signs you in once if you lose your phone. They are shown only now.</p>
@@ -152,8 +151,8 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
 
   @Post('totp/disable')
   @AccountChange('Turns TOTP off', CsrfForm)
-  async disableTotp(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
-    const access = await this.require(req, res, true, form);
+  async disableTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const access = await this.require(req, res, true, readDto(CsrfForm, body).value);
     if (!access) return;
     await this.totp.disable(access.user);
     res.redirect(303, '/login/account?done=totp-off');
@@ -161,10 +160,12 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
 
   @Post('passkeys/delete')
   @AccountChange('Removes a passkey', PasskeyRemovalForm)
-  async removePasskey(@Req() req: Request, @Res() res: Response, @Body() form: Form): Promise<void> {
+  async removePasskey(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const { value: form } = readDto(PasskeyRemovalForm, body);
     const access = await this.require(req, res, true, form);
     if (!access) return;
-    await this.passkeys.remove(access.user.id, formText(form['credential_id']));
+    // An id the form refuses names no passkey: nothing is removed, as for any unknown id.
+    if (form.credential_id !== undefined) await this.passkeys.remove(access.user.id, form.credential_id);
     res.redirect(303, '/login/account?done=passkey-removed');
   }
 }

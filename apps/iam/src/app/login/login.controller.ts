@@ -8,15 +8,13 @@ import { SessionService } from '../session/session.service';
 import { UsersRepository } from '../users/users.repository';
 import { LOGIN_CSS, PASSKEY_JS } from './assets';
 import { CsrfService } from './csrf.service';
-import { formText } from './form-text';
 import { field, hidden, html, sendPage } from './html';
 import { LoginPages } from './login-pages';
 import { PendingLoginStore } from './pending-login';
 import { safeReturnTo } from './return-to';
 import { SecondFactorService } from './second-factor.service';
 import { PasswordLoginGuard, passwordOutcomeOf } from './strategies/password-login.guard';
-
-type Form = Record<string, unknown>;
+import { readDto } from '../read-dto';
 
 const INVALID = 'Email or password is incorrect.';
 const THROTTLED = 'Too many failed attempts. Wait a few minutes, then try again.';
@@ -72,20 +70,18 @@ export class LoginController {
   })
   @ApiFormBody(PasswordSignInForm)
   @ApiRedirect(303, 'Signed in (to return_to), or on to the second factor')
-  @ApiHtmlPage(400, 'Email or password missing')
+  @ApiHtmlPage(400, 'Email or password missing or too long')
   @ApiHtmlPage(401, 'Email or password is incorrect')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
   @ApiHtmlPage(429, 'Too many failed attempts for this account or IP')
-  async submit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
-    const returnTo = safeReturnTo(body['return_to']);
-    const email = formText(body['email']).trim();
-    const password = formText(body['password']);
-    if (!this.csrf.valid(req, body['csrf'])) {
+  async submit(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const { value: form, errors } = readDto(PasswordSignInForm, body);
+    const returnTo = safeReturnTo(form.return_to);
+    const email = form.email ?? '';
+    if (!this.csrf.valid(req, form.csrf)) {
       return this.pages.login(req, res, returnTo, { email, status: 403, error: 'This form expired. Please sign in again.' });
     }
-    const emailError = email ? undefined : 'Enter your email address.';
-    const passwordError = password ? undefined : 'Enter your password.';
-    if (emailError || passwordError) return this.pages.login(req, res, returnTo, { email, emailError, passwordError, status: 400 });
+    if (errors.email || errors.password) return this.pages.login(req, res, returnTo, { email, emailError: errors.email, passwordError: errors.password, status: 400 });
 
     const outcome = passwordOutcomeOf(req);
     if (outcome.kind === 'throttled') return this.pages.login(req, res, returnTo, { email, status: 429, error: THROTTLED });
@@ -131,15 +127,16 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
   @ApiHtmlPage(401, 'Wrong code, or the sign-in is no longer pending')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
   @ApiHtmlPage(429, 'Too many failed codes for this account')
-  async secondFactorSubmit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
-    const returnTo = safeReturnTo(body['return_to']);
+  async secondFactorSubmit(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const { value: form } = readDto(SecondFactorForm, body);
+    const returnTo = safeReturnTo(form.return_to);
     const pending = this.pending.read(req);
     if (!pending) return this.pages.login(req, res, returnTo, { error: 'Your sign-in took too long. Please start again.', status: 401 });
     const page = (error: string, status: number) =>
       this.codePage(req, res, { action: '/login/second-factor', returnTo, title: 'Two-step verification', lead: 'Enter the code from your authenticator app.', error, status });
-    if (!this.csrf.valid(req, body['csrf'])) return page('This form expired. Please enter the code again.', 403);
+    if (!this.csrf.valid(req, form.csrf)) return page('This form expired. Please enter the code again.', 403);
     const user = await this.users.findForLogin(pending.sub);
-    const result = user ? await this.secondFactor.check(user, formText(body['code']), req.ip ?? '') : 'invalid';
+    const result = user ? await this.secondFactor.check(user, form.code ?? '', req.ip ?? '') : 'invalid';
     if (result === 'throttled') return page(THROTTLED, 429);
     if (result === 'invalid' || !user) return page('That code is not valid. Check your authenticator app and try again.', 401);
     this.pending.clear(res);
@@ -181,15 +178,16 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   @ApiHtmlPage(401, 'Wrong code')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
   @ApiHtmlPage(429, 'Too many failed codes for this account')
-  async stepUpSubmit(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
-    const returnTo = safeReturnTo(body['return_to']);
+  async stepUpSubmit(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    const { value: form } = readDto(SecondFactorForm, body);
+    const returnTo = safeReturnTo(form.return_to);
     const session = await this.sessions.read(req);
     if (!session) return this.pages.login(req, res, returnTo);
     const user = await this.users.findForLogin(session.sub);
     const page = (error: string, status: number) =>
       this.codePage(req, res, { action: '/login/step-up', returnTo, title: 'Confirm it is you', lead: 'This requires a second factor. Confirm it is you.', error, status, passkey: (user?.passkey_count ?? 0) > 0 });
-    if (!this.csrf.valid(req, body['csrf'])) return page('This form expired. Please enter the code again.', 403);
-    const result = user ? await this.secondFactor.check(user, formText(body['code']), req.ip ?? '') : 'invalid';
+    if (!this.csrf.valid(req, form.csrf)) return page('This form expired. Please enter the code again.', 403);
+    const result = user ? await this.secondFactor.check(user, form.code ?? '', req.ip ?? '') : 'invalid';
     if (result === 'throttled') return page(THROTTLED, 429);
     if (result === 'invalid') return page('That code is not valid. Check your authenticator app and try again.', 401);
     await this.sessions.raise(session, 'aal2', result.amr);
@@ -214,8 +212,8 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   @ApiFormBody(CsrfForm)
   @ApiHtmlPage(200, 'Signed out')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
-  async logout(@Req() req: Request, @Res() res: Response, @Body() body: Form): Promise<void> {
-    if (!this.csrf.valid(req, body['csrf'])) return this.pages.message(res, 403, 'Sign-out failed', 'This form expired. Please try again.', { href: '/login/logout', label: 'Sign out' });
+  async logout(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+    if (!this.csrf.valid(req, readDto(CsrfForm, body).value.csrf)) return this.pages.message(res, 403, 'Sign-out failed', 'This form expired. Please try again.', { href: '/login/logout', label: 'Sign out' });
     await this.sessions.end(req, res);
     this.pages.message(res, 200, 'You are signed out', 'Your session has ended.', { href: '/login', label: 'Sign in again' });
   }

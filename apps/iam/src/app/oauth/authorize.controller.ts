@@ -42,9 +42,11 @@ export class AuthorizeController {
   @ApiHtmlPage(400, 'The client or redirect_uri cannot be trusted, or a parameter is repeated (HTML error page)')
   @ApiOAuthRateLimited()
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+    // The wire shape only (RFC 6749 §3.1, RFC 8707 §2): `resource` may repeat, every other
+    // parameter appears once. AuthorizeService reads the fields through AuthorizeQuery once the
+    // client and redirect_uri are trusted, so a bad field can go back to the client.
     const query: AuthorizationParams = {};
     for (const [k, v] of Object.entries(req.query)) {
-      // RFC 8707 §2: `resource` may repeat; every other parameter appears once.
       if (k === 'resource' && Array.isArray(v) && v.every((x) => typeof x === 'string')) query[k] = v as string[];
       else if (typeof v !== 'string') return errorPage(res, 400, 'invalid_request', `parameter ${k} must appear once`);
       else query[k] = v;

@@ -10,7 +10,9 @@ import { OAuthError } from './oauth-error';
 import { AuthorizationParams, PushedRequests } from './pushed-requests';
 import { ResourceIndicators } from './resource-indicators';
 import { grantScopes } from './scopes';
+import { AuthorizeQuery } from './dto/authorize.query';
 import { IamConfig } from '../../config/iam-config';
+import { FieldErrors, readDto } from '../read-dto';
 
 type Query = AuthorizationParams;
 
@@ -29,11 +31,13 @@ const str = (q: Query, k: string): string | undefined => {
   const v = q[k];
   return Array.isArray(v) ? v[0] : v;
 };
-/** `resource` may repeat (RFC 8707 §2). */
-export const resourcesOf = (q: Query): string[] => {
-  const v = q['resource'];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
-};
+/** The first of these fields the request's DTO refused, as RFC 6749's invalid_request. */
+function refuseInvalid(errors: FieldErrors<AuthorizeQuery>, ...fields: Array<keyof FieldErrors<AuthorizeQuery>>): void {
+  for (const field of fields) {
+    const message = errors[field];
+    if (message !== undefined) throw OAuthError.invalidRequest(message);
+  }
+}
 
 /** What an authorization request asks for, once checked (at the authorize and PAR endpoints alike). */
 export interface CheckedRequest {
@@ -69,9 +73,6 @@ export function requiredAal(acrValues: string | undefined): Aal | undefined {
   return known.reduce((a, b) => (AAL_RANK[b] < AAL_RANK[a] ? b : a));
 }
 
-const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
-
 /**
  * GET /oauth/authorize (RFC 6749 §4.1, PKCE RFC 7636): checks the client and redirect_uri first
  * (failures there are never redirected), then everything else with errors sent back to the
@@ -101,26 +102,24 @@ export class AuthorizeService {
    * authorize, answered as JSON by PAR). The redirect_uri itself is checked first, by the caller.
    */
   check(client: OAuthClient, redirectUri: string, q: Query): CheckedRequest {
-    if (str(q, 'response_type') !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+    // Read through the DTO once; its refusals are raised where the checks they replace stood, so
+    // a request with several faults gets the same error as before.
+    const { value: request, errors } = readDto(AuthorizeQuery, q);
+    if (request.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
     if (!client.grantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code grant');
-    const scopes = grantScopes(str(q, 'scope'), client.scopes);
+    refuseInvalid(errors, 'scope');
+    const scopes = grantScopes(request.scope, client.scopes);
 
-    const challenge = str(q, 'code_challenge');
-    const method = str(q, 'code_challenge_method');
-    if (challenge !== undefined || method !== undefined) {
-      if (method !== 'S256') throw OAuthError.invalidRequest('code_challenge_method must be S256');
-      if (!challenge || !CHALLENGE.test(challenge)) throw OAuthError.invalidRequest('code_challenge must be a base64url SHA-256 digest');
-    } else if (!client.isConfidential && this.config.get('OAUTH_REQUIRE_PKCE')) {
+    refuseInvalid(errors, 'code_challenge_method', 'code_challenge');
+    const challenge = request.code_challenge;
+    if (challenge === undefined && !client.isConfidential && this.config.get('OAUTH_REQUIRE_PKCE')) {
       throw OAuthError.invalidRequest('PKCE (code_challenge with S256) is required for public clients');
     }
-    const resources = this.resourceIndicators.requested(resourcesOf(q));
-    const dpopJkt = str(q, 'dpop_jkt');
-    if (dpopJkt !== undefined && !THUMBPRINT.test(dpopJkt)) throw OAuthError.invalidRequest('dpop_jkt must be a base64url SHA-256 JWK thumbprint');
-
-    const rawMaxAge = str(q, 'max_age');
-    const maxAge = rawMaxAge !== undefined ? Number(rawMaxAge) : undefined;
-    if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) throw OAuthError.invalidRequest('max_age must be a non-negative integer');
-    const required = requiredAal(str(q, 'acr_values'));
+    refuseInvalid(errors, 'resource');
+    const resources = this.resourceIndicators.requested(request.resource ?? []);
+    refuseInvalid(errors, 'dpop_jkt', 'max_age', 'acr_values');
+    const { dpop_jkt: dpopJkt, max_age: maxAge } = request;
+    const required = requiredAal(request.acr_values);
     if (required && !REACHABLE.includes(required)) throw new OAuthError('unmet_authentication_requirements', `${required} is not offered by this server`);
     return { redirectUri, scopes, challenge, resources, dpopJkt, maxAge, required };
   }

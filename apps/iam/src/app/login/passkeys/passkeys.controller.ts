@@ -1,5 +1,4 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPublic } from '@platform/runtime';
 import type { Request, Response } from 'express';
@@ -11,6 +10,7 @@ import { AccountAccessService } from '../account-access';
 import { CsrfService } from '../csrf.service';
 import { safeReturnTo } from '../return-to';
 import { PasskeysService } from './passkeys.service';
+import { readDto } from '../../read-dto';
 import { IamConfig } from '../../../config/iam-config';
 
 const CEREMONY_COOKIE = 'iam_webauthn';
@@ -43,9 +43,10 @@ export class PasskeysController {
   @ApiBody({ type: PasskeyOptionsRequest, required: false })
   @ApiOkResponse({ description: 'PublicKeyCredentialRequestOptionsJSON', schema: { type: 'object' } })
   @ApiPasskeyRefused(401, 403)
-  async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: { step_up?: boolean }): Promise<void> {
+  async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
-    const session = body?.step_up === true ? await this.sessions.read(req) : undefined;
+    const { value: request } = readDto(PasskeyOptionsRequest, body);
+    const session = request.step_up === true ? await this.sessions.read(req) : undefined;
     const { handle, options } = await this.passkeys.authenticationOptions(session?.sub);
     this.remember(res, handle);
     res.json(options);
@@ -58,10 +59,11 @@ export class PasskeysController {
   @ApiBody({ type: PasskeySignInRequest })
   @ApiOkResponse({ description: 'Signed in', type: PasskeyRedirect })
   @ApiPasskeyRefused(400, 401, 403)
-  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: AuthenticationResponseJSON; return_to?: string }): Promise<void> {
+  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
-    const result = body?.credential ? await this.passkeys.authenticate(readCookie(req, CEREMONY_COOKIE), body.credential) : undefined;
+    const { value: request } = readDto(PasskeySignInRequest, body);
+    const result = request.credential ? await this.passkeys.authenticate(readCookie(req, CEREMONY_COOKIE), request.credential) : undefined;
     if (!result) return this.refuse(res, 401, 'That passkey could not be verified. Try again or use your password.');
     const session = await this.sessions.read(req);
     if (session && session.sub === result.userId) {
@@ -69,7 +71,7 @@ export class PasskeysController {
     } else {
       await this.sessions.start(req, res, { sub: result.userId, acr: 'aal2', amr: [...result.amr, 'mfa'] });
     }
-    res.json({ redirect: safeReturnTo(body.return_to) });
+    res.json({ redirect: safeReturnTo(request.return_to) });
   }
 
   @Post('account/passkeys/options')
@@ -95,13 +97,15 @@ export class PasskeysController {
   @ApiBody({ type: PasskeyRegistrationRequest })
   @ApiOkResponse({ description: 'Stored', type: PasskeyRedirect })
   @ApiPasskeyRefused(400, 401, 403)
-  async register(@Req() req: Request, @Res() res: Response, @Body() body: { credential?: RegistrationResponseJSON; name?: string }): Promise<void> {
+  async register(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
     const access = await this.access.resolve(req);
     if (!access) return this.refuse(res, 401, 'Your session ended. Sign in again.');
     if (!access.mayChangeFactors) return this.refuse(res, 403, 'Confirm it is you with your second factor first.');
-    const ok = body?.credential ? await this.passkeys.register(readCookie(req, CEREMONY_COOKIE), access.user, body.credential, String(body.name ?? '')) : false;
+    const { value: request, errors } = readDto(PasskeyRegistrationRequest, body);
+    if (errors.name) return this.refuse(res, 400, errors.name);
+    const ok = request.credential ? await this.passkeys.register(readCookie(req, CEREMONY_COOKIE), access.user, request.credential, request.name ?? '') : false;
     if (!ok) return this.refuse(res, 400, 'The passkey could not be registered. Try again.');
     res.json({ redirect: '/login/account?added=passkey' });
   }

@@ -8,7 +8,9 @@ import { readCookie } from '../../session/cookies';
 import { SessionService } from '../../session/session.service';
 import { LoginPages } from '../login-pages';
 import { safeReturnTo } from '../return-to';
+import { SocialCallbackQuery } from './social-callback.query';
 import { SocialLoginService } from './social-login.service';
+import { readDto } from '../../read-dto';
 import { IamConfig } from '../../../config/iam-config';
 
 const SOCIAL_COOKIE = 'iam_social';
@@ -63,14 +65,13 @@ export class SocialLoginController {
 
   @Get('callback')
   @ApiOperation({ summary: 'Return from the upstream provider' })
-  @ApiQuery({ name: 'state', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'code', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'error', required: false, schema: { type: 'string' }, description: 'The provider refused or the user cancelled' })
+  @ApiQuery({ type: SocialCallbackQuery })
   @ApiRedirect(302, 'Signed in: on to return_to')
   @ApiHtmlPage(400, 'Sign-in expired (state)')
   @ApiHtmlPage(401, 'Cancelled at the provider')
   @ApiHtmlPage(403, 'Refused: unverified email or provider unreachable')
-  async callback(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, unknown>): Promise<void> {
+  async callback(@Req() req: Request, @Res() res: Response, @Query() query: unknown): Promise<void> {
+    const { value: q } = readDto(SocialCallbackQuery, query);
     let saved: SocialState | undefined;
     try {
       saved = JSON.parse(this.cipher.decrypt(readCookie(req, SOCIAL_COOKIE) ?? '', 'iam-social')) as SocialState;
@@ -79,11 +80,11 @@ export class SocialLoginController {
     }
     res.clearCookie(SOCIAL_COOKIE, { path: '/login/social' });
     const again = { href: '/login', label: 'Back to sign-in' };
-    if (!saved || saved.exp < this.clock.nowSec() || typeof q['state'] !== 'string' || q['state'] !== saved.state) {
+    if (!saved || saved.exp < this.clock.nowSec() || q.state === undefined || q.state !== saved.state) {
       return this.pages.message(res, 400, 'Sign-in expired', 'This sign-in link is no longer valid. Please start again.', again);
     }
-    if (typeof q['code'] !== 'string') return this.pages.message(res, 401, 'Sign-in cancelled', 'The provider did not sign you in.', again);
-    const outcome = await this.social.finish(q['code'], saved.nonce, saved.verifier).catch(() => ({ kind: 'refused' as const, reason: 'The sign-in provider cannot be reached right now.' }));
+    if (q.code === undefined) return this.pages.message(res, 401, 'Sign-in cancelled', 'The provider did not sign you in.', again);
+    const outcome = await this.social.finish(q.code, saved.nonce, saved.verifier).catch(() => ({ kind: 'refused' as const, reason: 'The sign-in provider cannot be reached right now.' }));
     if (outcome.kind === 'refused') return this.pages.message(res, 403, 'Sign-in refused', outcome.reason, again);
     await this.sessions.start(req, res, { sub: outcome.userId, acr: outcome.acr, amr: outcome.amr });
     res.redirect(302, saved.returnTo);

@@ -4,7 +4,8 @@ import { authenticateWith } from '@platform/auth';
 import type { Request } from 'express';
 import type { LoginUser } from '../../users/users.repository';
 import { CsrfService } from '../csrf.service';
-import { formText } from '../form-text';
+import { PasswordSignInForm } from '../dto/page-forms';
+import { readDto } from '../../read-dto';
 import type { PasswordOutcome } from '../password-login.service';
 import { PasswordRefusal, PasswordStrategy } from './password.strategy';
 
@@ -16,7 +17,7 @@ type PasswordLoginRequest = Request & { [OUTCOME_PROPERTY]?: PasswordOutcome };
 /**
  * The sign-in form's POST through the `local` strategy. Every answer is a page the handler renders,
  * so the guard never refuses: it leaves the outcome (signed in, invalid, throttled) on the request.
- * A form that fails its own checks (expired CSRF token, an empty field) is not checked at all, so
+ * A form that fails its own checks (expired CSRF token, a field its DTO refuses) is not checked at all, so
  * it costs no password hashing and no throttle count; the handler answers it as before.
  */
 @Injectable()
@@ -30,8 +31,8 @@ export class PasswordLoginGuard extends AuthGuard() {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (!this.csrf.valid(req, body['csrf']) || !formText(body['email']).trim() || !formText(body['password'])) return true;
+    const { value: form, errors } = readDto(PasswordSignInForm, req.body);
+    if (!this.csrf.valid(req, form.csrf) || errors.email || errors.password) return true;
     return (await super.canActivate(context)) as boolean;
   }
 
