@@ -1,5 +1,6 @@
 import { createTestDatabase, TestDatabase } from '@platform/testing';
 import { DataSource } from 'typeorm';
+import { TenantsRepository } from '../tenancy/tenants.repository';
 import { TenantStatusReader } from './tenant-status.reader';
 
 describe('TenantStatusReader (Postgres)', () => {
@@ -21,7 +22,7 @@ describe('TenantStatusReader (Postgres)', () => {
     const counted = {
       query: (sql: string, params?: unknown[]) => (statements++, db.query(sql, params)),
     };
-    reader = new TenantStatusReader(counted as unknown as DataSource);
+    reader = new TenantStatusReader(new TenantsRepository(counted as unknown as DataSource));
   });
 
   afterAll(async () => {

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { TENANT_ID } from '../tenancy/tenants.repository';
+import { TENANT_ID, TenantRow, TenantsRepository } from '../tenancy/tenants.repository';
 
-export type TenantStatus = 'active' | 'suspended';
+export type TenantStatus = TenantRow['status'];
 
 /**
  * The least time between the starts of two reads of one tenant, so that under load more callers
@@ -29,7 +27,7 @@ interface TenantReads {
 export class TenantStatusReader {
   private readonly tenants = new Map<string, TenantReads>();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly tenantRows: TenantsRepository) {}
 
   status(tenantId: string): Promise<TenantStatus | null> {
     if (!TENANT_ID.test(tenantId)) return Promise.resolve(null);
@@ -63,12 +61,10 @@ export class TenantStatusReader {
   }
 
   private begin(tenantId: string, reads: TenantReads): Promise<TenantStatus | null> {
+    // Wall time, not the injectable clock: it paces real reads against setTimeout, and moving a
+    // test's clock must not stall or bunch them.
     reads.lastStart = Date.now();
-    const read = (
-      this.db.query('SELECT status FROM kb_tenants WHERE id = $1', [tenantId]) as Promise<
-        Array<{ status: TenantStatus }>
-      >
-    ).then(([row]) => row?.status ?? null);
+    const read = this.tenantRows.statusOf(tenantId);
     reads.inFlight = read;
     const done = () => {
       if (reads.inFlight === read) reads.inFlight = undefined;

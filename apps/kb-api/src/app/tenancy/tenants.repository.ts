@@ -22,6 +22,12 @@ export class TenantsRepository {
     return row ?? null;
   }
 
+  /** Just a tenant's status (null for an unknown id): the per-request suspension check reads this. */
+  async statusOf(id: string): Promise<TenantRow['status'] | null> {
+    const [row]: Array<{ status: TenantRow['status'] }> = await this.db.query('SELECT status FROM kb_tenants WHERE id = $1', [id]);
+    return row?.status ?? null;
+  }
+
   /** The ids of the tenants that are active, in id order (a scheduled command runs in each). */
   async activeIds(): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM kb_tenants WHERE status = 'active' ORDER BY id`);
