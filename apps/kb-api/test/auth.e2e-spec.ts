@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import { Clock } from '@platform/runtime';
 import { RunningService, TestJwksIssuer } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { createUser, KbClient } from './kb-fixtures';
@@ -149,6 +150,20 @@ describe('kb-api /api/auth', () => {
       const { body } = await client().call('POST', '/api/auth/token', { body: { email: 'old@example.com', password: 'correct horse battery staple' } });
       await db.query(`UPDATE kb_personal_access_tokens SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM kb_users WHERE email_key = 'old@example.com')`);
       expect((await client().call('GET', '/api/auth/me', { token: body.token })).status).toBe(401);
+    });
+
+    it('stops working once the clock passes its 30 days (the clock moves, the row stays as issued)', async () => {
+      await createUser(db, { email: 'aging@example.com' });
+      const { body } = await client().call('POST', '/api/auth/token', { body: { email: 'aging@example.com', password: 'correct horse battery staple' } });
+      const clock = svc.app.get(Clock);
+      const past = 30 * 86_400_000 + 1_000;
+      clock.advance(past);
+      try {
+        expect((await client().call('GET', '/api/auth/me', { token: body.token })).status).toBe(401);
+      } finally {
+        clock.advance(-past);
+      }
+      expect((await client().call('GET', '/api/auth/me', { token: body.token })).status).toBe(200);
     });
   });
 

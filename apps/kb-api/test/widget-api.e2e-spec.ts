@@ -1,4 +1,4 @@
-import { startWorker, WorkerHandle } from '@platform/runtime';
+import { Clock, startWorker, WorkerHandle } from '@platform/runtime';
 import { RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { Caller, callerWith } from './admin-support';
@@ -252,6 +252,21 @@ describe('kb-api public widget API', () => {
     const t4 = (await browser('POST', '/api/widget/session-token', { session_id: sid })).body.token;
     expect((await call('POST', '/api/widget/session-token', { bearer: t4, origin: SITE, body: { session_id: otherSession } })).status).toBe(404);
     expect((await browser('POST', '/api/widget/session-token', { session_id: 'nope' })).status).toBe(422);
+  });
+
+  it('refuses a session token once the clock passes its expiry (the clock moves, the row stays as issued)', async () => {
+    const minted = await browser('POST', '/api/widget/session-token', {});
+    const clock = svc.app.get(Clock);
+    const lifetime = new Date(minted.body.expires_at).getTime() - clock.nowMs();
+    clock.advance(lifetime + 1_000);
+    try {
+      const late = await call('GET', '/api/widget/setup', { bearer: minted.body.token, origin: SITE });
+      expect([late.status, late.body.error]).toEqual([401, 'session_token_invalid']);
+    } finally {
+      clock.advance(-(lifetime + 1_000));
+    }
+    // Back within the lifetime, the refusal above did not use the token up.
+    expect((await call('GET', '/api/widget/setup', { bearer: minted.body.token, origin: SITE })).status).toBe(200);
   });
 
   it('issues user tokens to the host with the identity secret, and lists that user’s open sessions newest first', async () => {

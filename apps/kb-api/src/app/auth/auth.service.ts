@@ -128,8 +128,8 @@ export class AuthService {
     const [reset] = user
       ? await queryRows<{ id: string }>(
           this.db,
-          `UPDATE kb_password_resets SET used_at = now() WHERE token_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > now() RETURNING id`,
-          [this.hasher.lookupKey(input.token), user.id],
+          `UPDATE kb_password_resets SET used_at = $3::timestamptz WHERE token_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > $3::timestamptz RETURNING id`,
+          [this.hasher.lookupKey(input.token), user.id, this.clock.now()],
         )
       : [];
     if (!user || !reset) throw new KbValidationError({ email: ['This password reset token is invalid.'] });

@@ -22,7 +22,10 @@ export interface TokenRow {
 /** last_used_at is a hint for access reviews, not a log: one write a minute per token is plenty. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Personal access tokens (`kbp_…`): shown once, stored as a keyed hash, 30-day expiry. */
+/**
+ * Personal access tokens (`kbp_…`): shown once, stored as a keyed hash, 30-day expiry. Expiry and
+ * the last-used throttle follow the injected Clock (passed to SQL), not the database's now().
+ */
 @Injectable()
 export class PersonalAccessTokensService {
   /** When this process last wrote each token's last_used_at (keeps the hot path free of writes). */
@@ -42,11 +45,13 @@ export class PersonalAccessTokensService {
 
   async issue(userId: string, tenantId: string, name: string): Promise<{ token: string; id: string; expiresAt: Date }> {
     const token = generateToken('kbp');
+    // Created and expiring by the same clock reading, so the lifetime is exactly TOKEN_LIFETIME_MS.
+    const issuedAt = this.clock.nowMs();
     const [row] = await queryRows<{ id: string; expires_at: Date }>(
       this.db,
-      `INSERT INTO kb_personal_access_tokens (tenant_id, user_id, name, token_hash, abilities, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond') RETURNING id, expires_at`,
-      [tenantId, userId, name, this.hasher.lookupKey(token), JSON.stringify(TOKEN_ABILITIES), TOKEN_LIFETIME_MS],
+      `INSERT INTO kb_personal_access_tokens (tenant_id, user_id, name, token_hash, abilities, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz) RETURNING id, expires_at`,
+      [tenantId, userId, name, this.hasher.lookupKey(token), JSON.stringify(TOKEN_ABILITIES), new Date(issuedAt), new Date(issuedAt + TOKEN_LIFETIME_MS)],
     );
     return { token, id: row.id, expiresAt: row.expires_at };
   }
@@ -54,8 +59,8 @@ export class PersonalAccessTokensService {
   async resolveByLookupKey(key: string): Promise<TokenRow | null> {
     const [row] = await queryRows<TokenRow>(
       this.db,
-      `SELECT id, user_id, tenant_id, abilities, expires_at FROM kb_personal_access_tokens WHERE token_hash = $1 AND expires_at > now()`,
-      [key],
+      `SELECT id, user_id, tenant_id, abilities, expires_at FROM kb_personal_access_tokens WHERE token_hash = $1 AND expires_at > $2::timestamptz`,
+      [key, this.clock.now()],
     );
     return row ?? null;
   }
@@ -70,7 +75,10 @@ export class PersonalAccessTokensService {
     if (this.lastMarked.size > 10_000) this.lastMarked.clear();
     this.lastMarked.set(id, now);
     this.db
-      .query(`UPDATE kb_personal_access_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [id])
+      .query(
+        `UPDATE kb_personal_access_tokens SET last_used_at = $2::timestamptz WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+        [id, new Date(now)],
+      )
       .catch(() => this.lastMarked.delete(id));
   }
 

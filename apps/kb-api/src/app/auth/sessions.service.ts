@@ -54,12 +54,14 @@ export class SessionsService {
   /** The live session for a cookie value, its idle expiry pushed forward; null when unknown or expired. */
   async resolve(token: string): Promise<SessionRow | null> {
     if (!/^kbs_[0-9A-Za-z]{20,100}$/.test(token)) return null;
+    // The clock decides expiry (as `create` does), so tests can move time past the idle limit.
+    const now = this.clock.nowMs();
     const [row] = await queryRows<SessionRow>(
       this.db,
-      `UPDATE kb_sessions SET last_seen_at = now(), expires_at = now() + $2 * interval '1 millisecond'
-        WHERE token_hash = $1 AND expires_at > now()
+      `UPDATE kb_sessions SET last_seen_at = $2::timestamptz, expires_at = $3::timestamptz
+        WHERE token_hash = $1 AND expires_at > $2::timestamptz
         RETURNING id, user_id, tenant_id, csrf_hash, two_factor_passed, expires_at`,
-      [this.hasher.lookupKey(token), this.ttlMs],
+      [this.hasher.lookupKey(token), new Date(now), new Date(now + this.ttlMs)],
     );
     return row ?? null;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 
 const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
@@ -19,11 +20,15 @@ export interface AgeProfile {
 /**
  * What the compliance reports read from the live tables, always one tenant's rows. Reads across
  * many features' tables by design (a report describes the whole tenant); it writes nothing.
- * Table and column names come from the catalogue or from fixed lists, never from a request.
+ * Table and column names come from the catalogue or from fixed lists, never from a request. Ages
+ * and token liveness are measured from the injected Clock's time, passed in, not the database's.
  */
 @Injectable()
 export class ComplianceSourcesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   /** Every table of the schema with a tenant_id column, and its columns in order. */
   tenantTables(): Promise<Array<{ table_name: string; columns: string[] }>> {
@@ -73,13 +78,13 @@ export class ComplianceSourcesRepository {
              SELECT rp.permission AS p FROM kb_user_roles ur JOIN kb_effective_role_permissions rp ON rp.role = ur.role AND rp.tenant_id = ur.tenant_id WHERE ur.user_id = u.id AND ur.tenant_id = $1
              UNION SELECT permission FROM kb_user_permissions WHERE user_id = u.id AND (tenant_id = $1 OR tenant_id IS NULL)) x), '{}') AS permissions,
          coalesce((SELECT array_agg(m.project_key || ':' || m.role ORDER BY m.project_key) FROM kb_memberships m WHERE m.user_id = u.id AND m.tenant_id = $1), '{}') AS memberships,
-         (SELECT count(*)::int FROM kb_personal_access_tokens t WHERE t.user_id = u.id AND t.tenant_id = $1 AND t.expires_at > now()) AS active_tokens,
+         (SELECT count(*)::int FROM kb_personal_access_tokens t WHERE t.user_id = u.id AND t.tenant_id = $1 AND t.expires_at > $2::timestamptz) AS active_tokens,
          (SELECT max(t.last_used_at) FROM kb_personal_access_tokens t WHERE t.user_id = u.id AND t.tenant_id = $1) AS token_last_used_at,
          coalesce((SELECT jsonb_agg(jsonb_build_object('name', t.name, 'last_used_at', t.last_used_at, 'expires_at', t.expires_at, 'abilities', t.abilities) ORDER BY t.id)
                      FROM kb_personal_access_tokens t WHERE t.user_id = u.id AND t.tenant_id = $1), '[]'::jsonb) AS tokens,
          (SELECT max(s.last_seen_at) FROM kb_sessions s WHERE s.user_id = u.id AND s.tenant_id = $1) AS session_last_seen_at
        FROM kb_users u JOIN people ON people.id = u.id ORDER BY u.id`,
-      [tenantId],
+      [tenantId, this.clock.now()],
     );
   }
 
@@ -88,13 +93,13 @@ export class ComplianceSourcesRepository {
     const c = quoted(column);
     const [r] = await this.db.query(
       `SELECT count(*)::int AS rows, min(${c}) AS oldest, max(${c}) AS newest,
-              count(*) FILTER (WHERE ${c} >= now() - interval '30 days')::int AS age_0_30_days,
-              count(*) FILTER (WHERE ${c} < now() - interval '30 days' AND ${c} >= now() - interval '90 days')::int AS age_31_90_days,
-              count(*) FILTER (WHERE ${c} < now() - interval '90 days' AND ${c} >= now() - interval '365 days')::int AS age_91_365_days,
-              count(*) FILTER (WHERE ${c} < now() - interval '365 days')::int AS age_over_365_days,
-              count(*) FILTER (WHERE ${c} < now() - make_interval(days => $2))::int AS would_remove
+              count(*) FILTER (WHERE ${c} >= $3::timestamptz - interval '30 days')::int AS age_0_30_days,
+              count(*) FILTER (WHERE ${c} < $3::timestamptz - interval '30 days' AND ${c} >= $3::timestamptz - interval '90 days')::int AS age_31_90_days,
+              count(*) FILTER (WHERE ${c} < $3::timestamptz - interval '90 days' AND ${c} >= $3::timestamptz - interval '365 days')::int AS age_91_365_days,
+              count(*) FILTER (WHERE ${c} < $3::timestamptz - interval '365 days')::int AS age_over_365_days,
+              count(*) FILTER (WHERE ${c} < $3::timestamptz - make_interval(days => $2))::int AS would_remove
          FROM ${quoted(table)} WHERE tenant_id = $1`,
-      [tenantId, keepDays],
+      [tenantId, keepDays, this.clock.now()],
     );
     return r;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { containsPattern, PageWindow } from '../../admin/pagination';
 
@@ -56,10 +57,16 @@ const DOCUMENT_COLUMNS = `d.id::int AS id, d.project_key, d.source_path, d.title
   d.error, d.indexed_at, d.created_at, d.updated_at`;
 const SAMPLE_COLUMNS = 'd.id::int AS id, d.project_key, d.source_path, d.title, d.status, d.updated_at';
 
-/** The admin's reads over documents, chunks and links; every statement takes the tenant. */
+/**
+ * The admin's reads over documents, chunks and links; every statement takes the tenant. Stuck and
+ * stale are measured from the injected Clock's time, passed in, so tests can move it.
+ */
 @Injectable()
 export class InventoryRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async projects(tenantId: string, project?: string): Promise<Array<{ project_key: string; name: string }>> {
     return this.db.query(
@@ -175,11 +182,11 @@ export class InventoryRepository {
   }
 
   async stuck(tenantId: string, minutes: number): Promise<Finding<unknown>> {
-    return this.finding(tenantId, `d.status = 'pending' AND d.updated_at < now() - make_interval(mins => $2)`, [minutes]);
+    return this.finding(tenantId, `d.status = 'pending' AND d.updated_at < $3::timestamptz - make_interval(mins => $2)`, [minutes, this.clock.now()]);
   }
 
   async stale(tenantId: string, days: number): Promise<Finding<unknown>> {
-    return this.finding(tenantId, `coalesce(d.indexed_at, d.updated_at) < now() - make_interval(days => $2)`, [days], ', d.indexed_at');
+    return this.finding(tenantId, `coalesce(d.indexed_at, d.updated_at) < $3::timestamptz - make_interval(days => $2)`, [days, this.clock.now()], ', d.indexed_at');
   }
 
   async duplicates(tenantId: string): Promise<Finding<{ content_hash: string; documents: unknown[] }>> {

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 
 /** Deletes go in slices so a large purge never holds one long lock over a hot table. */
 export const PURGE_BATCH = 2000;
 
-const AUTH_EXPIRED = 'tenant_id = $1 AND expires_at < now()';
-const DELETED_PAST_GRACE = `tenant_id = $1 AND deleted_at IS NOT NULL AND deleted_at < now() - make_interval(days => $2)`;
-const CHAT_LOGS_OLD = `tenant_id = $1 AND created_at < now() - make_interval(days => $2)`;
-const NOTIFICATIONS_OLD = `tenant_id = $1 AND created_at < now() - make_interval(days => $2) AND ($3::boolean = false OR read_at IS NOT NULL OR dismissed_at IS NOT NULL)`;
+// "Now" is the injected Clock's time, passed as a parameter, so tests can move past a window.
+const AUTH_EXPIRED = 'tenant_id = $1 AND expires_at < $2::timestamptz';
+const DELETED_PAST_GRACE = `tenant_id = $1 AND deleted_at IS NOT NULL AND deleted_at < $3::timestamptz - make_interval(days => $2)`;
+const CHAT_LOGS_OLD = `tenant_id = $1 AND created_at < $3::timestamptz - make_interval(days => $2)`;
+const NOTIFICATIONS_OLD = `tenant_id = $1 AND created_at < $4::timestamptz - make_interval(days => $2) AND ($3::boolean = false OR read_at IS NOT NULL OR dismissed_at IS NOT NULL)`;
 const REINDEXABLE = `tenant_id = $1 AND project_key = $2 AND deleted_at IS NULL AND pending_hash IS NOT NULL`;
 
 /**
@@ -21,19 +23,24 @@ const REINDEXABLE = `tenant_id = $1 AND project_key = $2 AND deleted_at IS NULL 
  */
 @Injectable()
 export class MaintenanceRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async expiredAuth(tenantId: string) {
+    const now = this.clock.now();
     return {
-      sessions: await this.count(`kb_sessions WHERE ${AUTH_EXPIRED}`, [tenantId]),
-      personal_access_tokens: await this.count(`kb_personal_access_tokens WHERE ${AUTH_EXPIRED}`, [tenantId]),
+      sessions: await this.count(`kb_sessions WHERE ${AUTH_EXPIRED}`, [tenantId, now]),
+      personal_access_tokens: await this.count(`kb_personal_access_tokens WHERE ${AUTH_EXPIRED}`, [tenantId, now]),
     };
   }
 
   async deleteExpiredAuth(tenantId: string) {
+    const now = this.clock.now();
     return {
-      sessions: await this.deleteWhere('kb_sessions', AUTH_EXPIRED, [tenantId]),
-      personal_access_tokens: await this.deleteWhere('kb_personal_access_tokens', AUTH_EXPIRED, [tenantId]),
+      sessions: await this.deleteWhere('kb_sessions', AUTH_EXPIRED, [tenantId, now]),
+      personal_access_tokens: await this.deleteWhere('kb_personal_access_tokens', AUTH_EXPIRED, [tenantId, now]),
     };
   }
 
@@ -41,7 +48,7 @@ export class MaintenanceRepository {
     const [row] = await queryRows<{ documents: number; chunks: number }>(
       this.db,
       `SELECT count(*)::int AS documents, coalesce(sum(chunk_count), 0)::int AS chunks FROM kb_documents WHERE ${DELETED_PAST_GRACE}`,
-      [tenantId, graceDays],
+      [tenantId, graceDays, this.clock.now()],
     );
     return row;
   }
@@ -51,24 +58,24 @@ export class MaintenanceRepository {
     return queryRows(
       this.db,
       `DELETE FROM kb_documents WHERE id IN (SELECT id FROM kb_documents WHERE ${DELETED_PAST_GRACE} LIMIT ${PURGE_BATCH}) RETURNING storage_key, chunk_count`,
-      [tenantId, graceDays],
+      [tenantId, graceDays, this.clock.now()],
     );
   }
 
   oldChatLogs(tenantId: string, olderThanDays: number): Promise<number> {
-    return this.count(`kb_chat_logs WHERE ${CHAT_LOGS_OLD}`, [tenantId, olderThanDays]);
+    return this.count(`kb_chat_logs WHERE ${CHAT_LOGS_OLD}`, [tenantId, olderThanDays, this.clock.now()]);
   }
 
   deleteOldChatLogs(tenantId: string, olderThanDays: number): Promise<number> {
-    return this.deleteWhere('kb_chat_logs', CHAT_LOGS_OLD, [tenantId, olderThanDays]);
+    return this.deleteWhere('kb_chat_logs', CHAT_LOGS_OLD, [tenantId, olderThanDays, this.clock.now()]);
   }
 
   oldNotifications(tenantId: string, olderThanDays: number, onlyRead: boolean): Promise<number> {
-    return this.count(`kb_notifications WHERE ${NOTIFICATIONS_OLD}`, [tenantId, olderThanDays, onlyRead]);
+    return this.count(`kb_notifications WHERE ${NOTIFICATIONS_OLD}`, [tenantId, olderThanDays, onlyRead, this.clock.now()]);
   }
 
   deleteOldNotifications(tenantId: string, olderThanDays: number, onlyRead: boolean): Promise<number> {
-    return this.deleteWhere('kb_notifications', NOTIFICATIONS_OLD, [tenantId, olderThanDays, onlyRead]);
+    return this.deleteWhere('kb_notifications', NOTIFICATIONS_OLD, [tenantId, olderThanDays, onlyRead, this.clock.now()]);
   }
 
   reindexable(tenantId: string, projectKey: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import type { KbConfig } from '../../../config/kb-config';
 import { TenantsRepository } from '../../tenancy/tenants.repository';
@@ -8,9 +9,10 @@ import type { ScheduledRunRepositories } from './scheduled-run';
 /**
  * The database side of a scheduled run outside Nest (the CLI has no module graph): the
  * repositories a run needs, on one connection. This is wiring, like src/data-source.ts: no SQL here.
+ * Retention windows are measured from `clock` (the real time outside tests).
  */
-export function scheduledRunRepositories(db: DataSource): ScheduledRunRepositories {
-  return { tenants: new TenantsRepository(db), runs: new CommandRunsRepository(db), rows: new MaintenanceRepository(db) };
+export function scheduledRunRepositories(db: DataSource, clock = new Clock()): ScheduledRunRepositories {
+  return { tenants: new TenantsRepository(db), runs: new CommandRunsRepository(db), rows: new MaintenanceRepository(db, clock) };
 }
 
 /** Opens kb-api's database for one scheduled run; `close` ends the connection. */

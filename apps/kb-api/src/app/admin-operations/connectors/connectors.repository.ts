@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { containsPattern, isRowId, PageWindow } from '../../admin/pagination';
 
@@ -43,7 +44,10 @@ const RUN_COLUMNS = 'id, connector_id, status, seen, queued, skipped_unchanged, 
 /** Connectors and their sync runs; every statement takes the tenant. */
 @Injectable()
 export class ConnectorsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async page(tenantId: string, f: { search?: string; kind?: string }, w: PageWindow): Promise<{ rows: ConnectorRow[]; total: number }> {
     const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR kind = $3)`;
@@ -90,14 +94,15 @@ export class ConnectorsRepository {
 
   /**
    * Opens a run unless one of this connector is still running (a run older than `staleAfterMs`
-   * counts as crashed and no longer blocks). Null when another sync is under way.
+   * by the injected Clock, counts as crashed and no longer blocks). Null when another sync is under way.
    */
   async startRun(tenantId: string, connectorId: string, userId: string | null, staleAfterMs: number): Promise<ConnectorRunRow | null> {
+    const now = this.clock.nowMs();
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM kb_connectors WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, connectorId]);
       const [busy] = await tx.query(
-        `SELECT 1 FROM kb_connector_runs WHERE tenant_id = $1 AND connector_id = $2 AND status = 'running' AND started_at > now() - make_interval(secs => $3)`,
-        [tenantId, connectorId, staleAfterMs / 1000],
+        `SELECT 1 FROM kb_connector_runs WHERE tenant_id = $1 AND connector_id = $2 AND status = 'running' AND started_at > $3::timestamptz`,
+        [tenantId, connectorId, new Date(now - staleAfterMs)],
       );
       if (busy) return null;
       const [row] = await queryRows<ConnectorRunRow>(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
+import { Clock } from '@platform/runtime';
 import { DataSource } from 'typeorm';
 import { PageWindow } from '../../admin/pagination';
 
@@ -22,7 +23,10 @@ const COLUMNS = 'id, tenant_id, label, token_last4, scopes, created_by, last_use
 /** Tenant MCP tokens; every statement but the lookup by hash takes the tenant. */
 @Injectable()
 export class McpTokensRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   async insert(t: { tenantId: string; label: string; hash: string; last4: string; scopes: string[]; createdBy: string | null; expiresAt: Date | null }): Promise<McpTokenRow> {
     const [row] = await queryRows<McpTokenRow>(
@@ -57,8 +61,11 @@ export class McpTokensRepository {
     return row ?? null;
   }
 
-  /** At most one write a minute per token: last_used_at is a hint, not a log. */
+  /** At most one write a minute per token (by the injected Clock): last_used_at is a hint, not a log. */
   async touch(id: string): Promise<void> {
-    await this.db.query(`UPDATE kb_mcp_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [id]);
+    await this.db.query(
+      `UPDATE kb_mcp_tokens SET last_used_at = $2::timestamptz WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+      [id, this.clock.now()],
+    );
   }
 }
