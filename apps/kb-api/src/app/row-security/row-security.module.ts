@@ -14,6 +14,7 @@ export const KB_TENANT_ROLE = 'kb_tenant';
  */
 @Module({ providers: [{ provide: APP_INTERCEPTOR, useClass: TenantScopeInterceptor }] })
 export class RowSecurityModule implements OnModuleInit {
+  // Holds the DataSource because it is the row-security mechanism itself (it wraps the connection), not data access.
   constructor(private readonly db: DataSource) {}
 
   onModuleInit(): void {

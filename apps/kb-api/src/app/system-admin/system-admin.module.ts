@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { KbAdminModule } from '../admin/admin.module';
 import { KbAuthModule } from '../auth/auth.module';
 import { CrossTenantAuditController } from './cross-tenant-audit.controller';
+import { TenantOnboardingRepository } from './tenant-onboarding.repository';
 import { TenantOnboardingService } from './tenant-onboarding.service';
 import { TenantsAdminController } from './tenants-admin.controller';
 import { TenantsAdminRepository } from './tenants-admin.repository';
@@ -10,6 +11,6 @@ import { TenantsAdminRepository } from './tenants-admin.repository';
 @Module({
   imports: [KbAuthModule, KbAdminModule],
   controllers: [TenantsAdminController, CrossTenantAuditController],
-  providers: [TenantsAdminRepository, TenantOnboardingService],
+  providers: [TenantsAdminRepository, TenantOnboardingRepository, TenantOnboardingService],
 })
 export class KbSystemAdminModule {}

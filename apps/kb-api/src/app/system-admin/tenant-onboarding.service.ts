@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PasswordHasher } from '@platform/crypto';
-import type { EntityManager } from 'typeorm';
-import { AdminUsersRepository, isDuplicateEmail } from '../admin/users/admin-users.repository';
+import { isDuplicateEmail } from '../admin/users/admin-users.repository';
 import { userView } from '../admin/users/admin-users.service';
 import { KbError, KbValidationError } from '../errors/kb-errors';
 import { TenantAdminDto } from './tenants-admin.dto';
-import { TenantAdminRow, TenantsAdminRepository } from './tenants-admin.repository';
+import { NewTenantAdmin, TenantOnboardingRepository } from './tenant-onboarding.repository';
+import { TenantsAdminRepository } from './tenants-admin.repository';
 
 export const tenantNotFound = () => new KbError(404, 'not_found', 'Tenant not found.');
 
@@ -18,42 +18,26 @@ export const tenantNotFound = () => new KbError(404, 'not_found', 'Tenant not fo
 export class TenantOnboardingService {
   constructor(
     private readonly tenants: TenantsAdminRepository,
-    private readonly users: AdminUsersRepository,
+    private readonly onboarding: TenantOnboardingRepository,
     private readonly passwords: PasswordHasher,
   ) {}
 
   /** The tenant, and its admin when one is asked for; null when the id is taken. */
   async createTenant(id: string, name: string, admin: TenantAdminDto | undefined) {
-    const passwordHash = admin ? await this.passwords.hash(admin.password) : null;
-    return this.withEmailCheck('admin.email', () =>
-      this.tenants.transaction(async (tx) => {
-        const tenant = await this.tenants.create(id, name, tx);
-        if (!tenant) return null;
-        if (!admin) return { tenant, admin: null };
-        const user = await this.insertAdmin(tx, tenant.id, admin, passwordHash!);
-        // Read again so users_count includes the admin.
-        return { tenant: (await this.tenants.find(id, tx)) as TenantAdminRow, admin: user };
-      }),
-    );
+    const newAdmin = admin ? await this.newAdmin(admin) : null;
+    const created = await this.withEmailCheck('admin.email', () => this.onboarding.createTenant(id, name, newAdmin));
+    return created && { tenant: created.tenant, admin: created.admin && userView(created.admin) };
   }
 
   async addAdmin(tenantId: string, admin: TenantAdminDto) {
     if (!(await this.tenants.find(tenantId))) throw tenantNotFound();
-    const passwordHash = await this.passwords.hash(admin.password);
-    return this.withEmailCheck('email', () =>
-      this.tenants.transaction((tx) => this.insertAdmin(tx, tenantId, admin, passwordHash)),
-    );
+    const newAdmin = await this.newAdmin(admin);
+    return userView(await this.withEmailCheck('email', () => this.onboarding.addAdmin(tenantId, newAdmin)));
   }
 
-  private async insertAdmin(tx: EntityManager, tenantId: string, admin: TenantAdminDto, passwordHash: string) {
-    const row = await this.users.create(
-      tenantId,
-      { name: admin.name, email: admin.email, passwordHash, active: true },
-      [admin.role ?? 'super-admin'],
-      tx,
-    );
-    await this.tenants.grantDefaultProject(tenantId, row.id, tx);
-    return userView(row);
+  /** The admin as stored: the password hashed, a super-admin unless another tenant role is asked for. */
+  private async newAdmin(admin: TenantAdminDto): Promise<NewTenantAdmin> {
+    return { name: admin.name, email: admin.email, passwordHash: await this.passwords.hash(admin.password), role: admin.role ?? 'super-admin' };
   }
 
   /** One global identity per email: a taken email is a 422 on the field, and nothing is kept. */

@@ -49,11 +49,6 @@ export class TenantsAdminRepository {
     return row ?? null;
   }
 
-  /** Runs `work` in one transaction (a tenant and its first admin are created together or not at all). */
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
   /**
    * Creates the tenant with its `default` project (as the seeded tenant has), so memberships can be
    * granted at once; null when the id is taken.
