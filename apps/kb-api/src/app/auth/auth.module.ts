@@ -10,7 +10,10 @@ import { TenantsRepository } from '../tenancy/tenants.repository';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { KbAuthGuard } from './kb-auth.guard';
+import { PasswordResetsRepository } from './password-resets.repository';
+import { PersonalAccessTokensRepository } from './personal-access-tokens.repository';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
+import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { IamTokenStrategy } from './strategies/iam-token.strategy';
 import { PersonalAccessTokenStrategy } from './strategies/personal-access-token.strategy';
@@ -31,8 +34,11 @@ import { TwoFactorService } from './two-factor.service';
   providers: [
     UsersRepository,
     TenantsRepository,
+    SessionsRepository,
     SessionsService,
+    PersonalAccessTokensRepository,
     PersonalAccessTokensService,
+    PasswordResetsRepository,
     ThrottleService,
     TwoFactorService,
     MailOutboxRepository,

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { applyRateLimitHeaders, HeaderSink, retryAfterSec } from '@platform/contracts';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, PasswordHasher, SecretHasher } from '@platform/crypto';
-import { queryRows } from '@platform/database';
 import { Clock } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { KbConfig } from '../../config/kb-config';
 import { KbMessage, KbValidationError } from '../errors/kb-errors';
 import { emailKey, UserRow, UsersRepository } from '../identity/users.repository';
 import { MailerService } from '../mail/mailer.service';
 import { KbPrincipal } from './kb-principal';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { PersonalAccessTokensService } from './personal-access-tokens.service';
 import { SessionsService } from './sessions.service';
 import { ThrottleService } from './throttle.service';
@@ -45,7 +43,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
     private readonly mailer: MailerService,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly resets: PasswordResetsRepository,
     config: KbConfig,
     private readonly identities: TokenIdentityCache,
     private readonly clock: Clock,
@@ -112,7 +110,7 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     if (!user?.active) return;
     const token = generateToken('kbr');
-    await this.db.query('INSERT INTO kb_password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, $3)', [user.id, this.hasher.lookupKey(token), new Date(this.clock.nowMs() + RESET_TTL_MS)]);
+    await this.resets.insert(user.id, this.hasher.lookupKey(token), new Date(this.clock.nowMs() + RESET_TTL_MS));
     const link = `${this.appUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
     await this.mailer.send({
       to: user.email,
@@ -125,13 +123,7 @@ export class AuthService {
   async resetPassword(input: { token: string; email: string; password: string; password_confirmation: string }): Promise<void> {
     if (input.password !== input.password_confirmation) throw new KbValidationError({ password: ['The password field confirmation does not match.'] });
     const user = await this.users.findByEmail(input.email);
-    const [reset] = user
-      ? await queryRows<{ id: string }>(
-          this.db,
-          `UPDATE kb_password_resets SET used_at = $3::timestamptz WHERE token_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > $3::timestamptz RETURNING id`,
-          [this.hasher.lookupKey(input.token), user.id, this.clock.now()],
-        )
-      : [];
+    const reset = user ? await this.resets.consume(user.id, this.hasher.lookupKey(input.token), this.clock.now()) : false;
     if (!user || !reset) throw new KbValidationError({ email: ['This password reset token is invalid.'] });
     await this.users.updatePassword(user.id, await this.passwords.hash(input.password));
     await this.sessions.destroyAllOf(user.id);
@@ -172,14 +164,7 @@ export class AuthService {
     if (!user) return null;
     const [projects, teams] = await Promise.all([
       this.users.memberships(user.id, principal.tenantId),
-      queryRows<{ tenant_id: string; name: string; projects: string[] }>(
-        this.db,
-        `SELECT t.id AS tenant_id, t.name, coalesce(array_agg(m.project_key ORDER BY m.project_key) FILTER (WHERE m.project_key IS NOT NULL), '{}') AS projects
-           FROM kb_tenants t LEFT JOIN kb_memberships m ON m.tenant_id = t.id AND m.user_id = $1
-          WHERE t.id = $2 OR t.id IN (SELECT tenant_id FROM kb_user_roles WHERE user_id = $1) OR m.user_id IS NOT NULL
-          GROUP BY t.id, t.name ORDER BY t.id`,
-        [user.id, user.tenant_id],
-      ),
+      this.users.teams(user.id, user.tenant_id),
     ]);
     const prefs = user.preferences as Record<string, unknown>;
     return {

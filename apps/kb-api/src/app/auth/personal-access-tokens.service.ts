@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { generateToken, SecretHasher } from '@platform/crypto';
-import { queryRows } from '@platform/database';
 import { Clock } from '@platform/runtime';
-import { DataSource } from 'typeorm';
 import { TOKEN_ABILITIES } from '../identity/rbac';
+import { PersonalAccessTokensRepository } from './personal-access-tokens.repository';
 import { TokenIdentityCache } from './token-identity-cache';
 
 const TOKEN_SHAPE = /^kbp_[0-9A-Za-z]{20,100}$/;
@@ -32,7 +30,7 @@ export class PersonalAccessTokensService {
   private readonly lastMarked = new Map<string, number>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly rows: PersonalAccessTokensRepository,
     private readonly hasher: SecretHasher,
     private readonly identities: TokenIdentityCache,
     private readonly clock: Clock,
@@ -47,22 +45,20 @@ export class PersonalAccessTokensService {
     const token = generateToken('kbp');
     // Created and expiring by the same clock reading, so the lifetime is exactly TOKEN_LIFETIME_MS.
     const issuedAt = this.clock.nowMs();
-    const [row] = await queryRows<{ id: string; expires_at: Date }>(
-      this.db,
-      `INSERT INTO kb_personal_access_tokens (tenant_id, user_id, name, token_hash, abilities, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz) RETURNING id, expires_at`,
-      [tenantId, userId, name, this.hasher.lookupKey(token), JSON.stringify(TOKEN_ABILITIES), new Date(issuedAt), new Date(issuedAt + TOKEN_LIFETIME_MS)],
-    );
+    const row = await this.rows.insert({
+      tenantId,
+      userId,
+      name,
+      tokenHash: this.hasher.lookupKey(token),
+      abilities: [...TOKEN_ABILITIES],
+      createdAt: new Date(issuedAt),
+      expiresAt: new Date(issuedAt + TOKEN_LIFETIME_MS),
+    });
     return { token, id: row.id, expiresAt: row.expires_at };
   }
 
   async resolveByLookupKey(key: string): Promise<TokenRow | null> {
-    const [row] = await queryRows<TokenRow>(
-      this.db,
-      `SELECT id, user_id, tenant_id, abilities, expires_at FROM kb_personal_access_tokens WHERE token_hash = $1 AND expires_at > $2::timestamptz`,
-      [key, this.clock.now()],
-    );
-    return row ?? null;
+    return this.rows.findLive(key, this.clock.now());
   }
 
   /**
@@ -74,21 +70,15 @@ export class PersonalAccessTokensService {
     if (now - (this.lastMarked.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     if (this.lastMarked.size > 10_000) this.lastMarked.clear();
     this.lastMarked.set(id, now);
-    this.db
-      .query(
-        `UPDATE kb_personal_access_tokens SET last_used_at = $2::timestamptz WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
-        [id, new Date(now)],
-      )
-      .catch(() => this.lastMarked.delete(id));
+    this.rows.markUsed(id, new Date(now)).catch(() => this.lastMarked.delete(id));
   }
 
   async revoke(id: string): Promise<void> {
-    const rows = await queryRows<{ user_id: string }>(this.db, 'DELETE FROM kb_personal_access_tokens WHERE id = $1 RETURNING user_id', [id]);
-    for (const { user_id } of rows) await this.identities.invalidateUser(user_id);
+    for (const userId of await this.rows.delete(id)) await this.identities.invalidateUser(userId);
   }
 
   async revokeAllOf(userId: string): Promise<void> {
-    await this.db.query('DELETE FROM kb_personal_access_tokens WHERE user_id = $1', [userId]);
+    await this.rows.deleteAllOf(userId);
     await this.identities.invalidateUser(userId);
   }
 }

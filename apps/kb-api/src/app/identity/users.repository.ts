@@ -67,6 +67,21 @@ export class UsersRepository {
     return this.db.query('SELECT project_key, role, scope FROM kb_memberships WHERE user_id = $1 AND tenant_id = $2 ORDER BY project_key', [userId, tenantId]);
   }
 
+  /**
+   * The tenants a user belongs to (home tenant, any role or project membership), each with the
+   * user's projects there: the `teams` of /api/auth/me.
+   */
+  async teams(userId: string, homeTenantId: string): Promise<Array<{ tenant_id: string; name: string; projects: string[] }>> {
+    return queryRows(
+      this.db,
+      `SELECT t.id AS tenant_id, t.name, coalesce(array_agg(m.project_key ORDER BY m.project_key) FILTER (WHERE m.project_key IS NOT NULL), '{}') AS projects
+         FROM kb_tenants t LEFT JOIN kb_memberships m ON m.tenant_id = t.id AND m.user_id = $1
+        WHERE t.id = $2 OR t.id IN (SELECT tenant_id FROM kb_user_roles WHERE user_id = $1) OR m.user_id IS NOT NULL
+        GROUP BY t.id, t.name ORDER BY t.id`,
+      [userId, homeTenantId],
+    );
+  }
+
   async updatePassword(userId: string, passwordHash: string): Promise<void> {
     await this.db.query('UPDATE kb_users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, passwordHash]);
   }
