@@ -17,7 +17,7 @@ const METRIC_SOURCES: Record<string, string> = {
   gateway_upstream_requests_total: 'apps/gateway/src/app/proxy/proxy.service.ts',
   iam_client_secrets: 'apps/iam/src/app/management/client-secret.metrics.ts',
   kb_ingest_jobs: 'apps/kb-api/src/app/ingest/ingest-queue.metrics.ts',
-  kb_chat_answers_total: 'apps/kb-api/src/app/admin-insight/pii/chat-log-writer.ts',
+  kb_chat_answers_total: 'apps/kb-api/src/app/chat/chat-log-writer.ts',
 };
 
 describe('alerting rules k8s/alerts/platform-alerts.yaml', () => {
