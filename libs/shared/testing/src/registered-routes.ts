@@ -1,4 +1,6 @@
 import { METHODS } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 
 interface RouterLayer {
@@ -89,4 +91,28 @@ export function unservedOperations(app: INestApplication, doc: OpenApiLike): str
   return documentedRoutes(doc)
     .map(routeShape)
     .filter((r) => !exact.has(r) && !anyMethod.has(r.slice(r.indexOf(' ') + 1)));
+}
+
+type OperationParameters = { parameters?: ReadonlyArray<{ name: string; in: string }> };
+
+/**
+ * Operations whose declared path parameters differ from the `{names}` their path uses, each as
+ * `method /path: declared [..] used [..]`; [] when every operation agrees with its path.
+ */
+export function pathParameterMismatches(doc: { paths: Record<string, object> }): string[] {
+  const mismatches: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const used = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+    for (const [method, op] of Object.entries(item as Record<string, OperationParameters>)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      if (declared.join() !== used.join()) mismatches.push(`${method} ${path}: declared [${declared}] used [${used}]`);
+    }
+  }
+  return mismatches;
+}
+
+/** A service's committed OpenAPI document, docs/api/<service>.openapi.json (written by npm run openapi). */
+export function committedOpenApiDocument(service: string): unknown {
+  return JSON.parse(readFileSync(join(__dirname, '../../../../docs/api', `${service}.openapi.json`), 'utf8'));
 }

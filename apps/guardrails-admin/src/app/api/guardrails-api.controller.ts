@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
@@ -39,6 +39,17 @@ function windowOf(query: WindowQuery, now: Date, defaultDays: number, maxDays: n
   if (to.getTime() - from.getTime() > maxDays * DAY) from = new Date(to.getTime() - maxDays * DAY);
   return { from, to };
 }
+
+/** What approving and rejecting a parked call share in the document: the token, the optional body, the answers. */
+const ApiApprovalDecision = () =>
+  applyDecorators(
+    ApiParam({ name: 'token', schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-.]{1,200}$' }, description: 'The approval token' }),
+    ApiBody({ type: ApprovalDecisionBody, required: false }),
+    ApiEnvelope('approval-decision', schemas.decisionData),
+    ApiEnvelopeError(404, 'Malformed token', 'approval-decision'),
+    ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision'),
+    ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision'),
+  );
 
 /**
  * The guardrails admin API (spec area B), mounted under `api.prefix` only when `api.enabled`. Every
@@ -143,12 +154,7 @@ export class GuardrailsApiController {
   @Post('approvals/:token/approve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve: the parked call runs once, in the host that owns the tool' })
-  @ApiParam({ name: 'token', schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-.]{1,200}$' }, description: 'The approval token' })
-  @ApiBody({ type: ApprovalDecisionBody, required: false })
-  @ApiEnvelope('approval-decision', schemas.decisionData)
-  @ApiEnvelopeError(404, 'Malformed token', 'approval-decision')
-  @ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision')
-  @ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision')
+  @ApiApprovalDecision()
   approve(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     return this.decide(token, 'approve', body, req);
   }
@@ -156,12 +162,7 @@ export class GuardrailsApiController {
   @Post('approvals/:token/reject')
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject: the parked call is discarded' })
-  @ApiParam({ name: 'token', schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-.]{1,200}$' }, description: 'The approval token' })
-  @ApiBody({ type: ApprovalDecisionBody, required: false })
-  @ApiEnvelope('approval-decision', schemas.decisionData)
-  @ApiEnvelopeError(404, 'Malformed token', 'approval-decision')
-  @ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision')
-  @ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision')
+  @ApiApprovalDecision()
   reject(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
     return this.decide(token, 'reject', body, req);
   }

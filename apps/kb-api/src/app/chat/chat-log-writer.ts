@@ -6,22 +6,10 @@ import { Counter, Registry } from 'prom-client';
 import { tokenContext } from '../admin-insight/pii/pii-crypto';
 import { addHits, protectText } from '../admin-insight/pii/pii-policy';
 import { PiiStrategyRepository } from '../admin-insight/pii/pii-strategy.repository';
-import { ChatLogRepository } from './chat-log.repository';
+import { ChatLogRepository, ChatLogRow } from './chat-log.repository';
 
-/** One answered (or refused) chat turn as it is logged. */
-export interface ChatLogEntry {
-  tenantId: string;
-  userId: string | null;
-  projectKey: string | null;
-  question: string;
-  answer: string;
-  citations: unknown;
-  confidence: number;
-  refusalReason: string | null;
-  provider: unknown;
-  model: unknown;
-  latencyMs: unknown;
-}
+/** One answered (or refused) chat turn as it is logged: the stored row before the PII strategy counts its hits. */
+export type ChatLogEntry = Omit<ChatLogRow, 'piiHits'>;
 
 /**
  * Logs each chat turn with the tenant's PII strategy (set in the admin insight screens) applied to

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiValidationFailed, ErrorBody, MessageBody, ValidationErrorBody } from '../api-docs';
@@ -33,6 +33,20 @@ function tokenOf(body: ApproveDto, query: string | undefined): string {
   return token;
 }
 
+/** What approving and rejecting a paused run share in the document: the id, the token, the refusals. */
+const ApiPromotionDecision = () =>
+  applyDecorators(
+    ApiParam({ name: 'approvalId', description: 'The approval id from the promote answer', schema: { type: 'string' } }),
+    ApiQuery({ name: 'token', required: false, description: 'The approval token, when not sent in the body', schema: { type: 'string' } }),
+    ApiResponse({
+      status: 403,
+      description:
+        "Without `kb.promote.any` `{message}`; a wrong, spent or expired token, an unknown id, another tenant's run or a run already decided `{error: \"forbidden\", message}`",
+      type: ErrorBody,
+    }),
+    ApiValidationFailed('No token in the body or the query `{message, errors: {token}}`'),
+    ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody }),
+  );
 /** The human-gated promotion pipeline; nothing reaches canonical storage before an approval. */
 @ApiTags('Promotion')
 @ApiResponse({ status: 401, description: 'Guest `{message: "Unauthenticated."}`', type: MessageBody })
@@ -95,16 +109,7 @@ export class PromotionController {
   @ApiBody({ type: ApproveDto, required: false })
   @ApiOkResponse({ description: 'Written and dispatched', type: PromotionAcceptedDto })
   @ApiResponse({ status: 202, description: 'Claimed, but the storage write failed', type: PromotionFailedDto })
-  @ApiParam({ name: 'approvalId', description: 'The approval id from the promote answer', schema: { type: 'string' } })
-  @ApiQuery({ name: 'token', required: false, description: 'The approval token, when not sent in the body', schema: { type: 'string' } })
-  @ApiResponse({
-    status: 403,
-    description:
-      "Without `kb.promote.any` `{message}`; a wrong, spent or expired token, an unknown id, another tenant's run or a run already decided `{error: \"forbidden\", message}`",
-    type: ErrorBody,
-  })
-  @ApiValidationFailed('No token in the body or the query `{message, errors: {token}}`')
-  @ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody })
+  @ApiPromotionDecision()
   @UserOnly()
   @RequirePermission(PROMOTE_PERMISSION)
   async approve(@Param('approvalId') approvalId: string, @Body() body: ApproveDto, @Query('token') token: string | undefined, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
@@ -118,16 +123,7 @@ export class PromotionController {
   @ApiOperation({ summary: 'A human with kb.promote.any rejects: the paused run and its draft are dropped' })
   @ApiBody({ type: RejectDto, required: false })
   @ApiOkResponse({ description: 'Discarded', type: PromotionRejectedDto })
-  @ApiParam({ name: 'approvalId', description: 'The approval id from the promote answer', schema: { type: 'string' } })
-  @ApiQuery({ name: 'token', required: false, description: 'The approval token, when not sent in the body', schema: { type: 'string' } })
-  @ApiResponse({
-    status: 403,
-    description:
-      "Without `kb.promote.any` `{message}`; a wrong, spent or expired token, an unknown id, another tenant's run or a run already decided `{error: \"forbidden\", message}`",
-    type: ErrorBody,
-  })
-  @ApiValidationFailed('No token in the body or the query `{message, errors: {token}}`')
-  @ApiResponse({ status: 503, description: 'Promotion is switched off (`KB_PROMOTION_ENABLED`) `{error: "promotion_disabled", message}`', type: ErrorBody })
+  @ApiPromotionDecision()
   @HttpCode(200)
   @UserOnly()
   @RequirePermission(PROMOTE_PERMISSION)
