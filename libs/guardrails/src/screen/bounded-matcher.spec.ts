@@ -1,5 +1,7 @@
+import { readlinkSync } from 'node:fs';
 import { BoundedMatcher } from './bounded-matcher';
 import { Ruleset } from './ruleset';
+import { platformThreadCpuTime, ThreadCpuTimeReader } from './thread-cpu-time';
 
 const ruleset = (version: string, ...rules: Array<[string, string, string?]>): Ruleset => ({
   version,
@@ -78,5 +80,54 @@ describe('BoundedMatcher', () => {
     expect(await pending).toEqual({ match: null, errors: [{ rule: 0, message: 'matcher closed' }], resumeAt: 1 });
     expect((await own.run(ruleset('v5', ['x', 'x']), 'x')).match).toEqual({ rule: 0, start: 0, end: 1 });
     await own.close();
+  });
+});
+
+describe('BoundedMatcher time budget', () => {
+  // 2^25 backtracking steps before the first rule gives up: far more than 5 ms of work on any
+  // machine, yet it ends; then the second rule matches.
+  const SLOW = ruleset('slow-then-match', ['slow', '^(a+)+$'], ['after', '!$']);
+  const SLOW_INPUT = `${'a'.repeat(25)}!`;
+
+  it("charges the matcher thread's CPU time, read from /proc: a rule burning past the budget is cut off at that rule", async () => {
+    const proc = platformThreadCpuTime();
+    expect(proc).not.toBeNull();
+    const readings: Array<{ tid: number; ms: number | null }> = [];
+    const watched: ThreadCpuTimeReader = {
+      read: (tid) => {
+        const ms = proc!.read(tid);
+        readings.push({ tid, ms });
+        return ms;
+      },
+    };
+    const own = new BoundedMatcher({ timeoutMs: 200, compileTimeoutMs: 10_000, cpuTime: watched });
+    expect(await own.run(CATASTROPHIC, EVIL_INPUT)).toEqual({ match: null, errors: [{ rule: 1, message: 'timed out after 200 ms' }], resumeAt: 2 });
+    // Every reading was of the matcher thread (one thread, not this one), and they span the budget.
+    expect(new Set(readings.map((r) => r.tid)).size).toBe(1);
+    expect(readings[0].tid).not.toBe(Number(readlinkSync('/proc/thread-self').split('/').pop()));
+    expect(readings.every((r) => r.ms !== null)).toBe(true);
+    expect(readings.at(-1)!.ms! - readings[0].ms!).toBeGreaterThanOrEqual(200);
+    await own.close();
+  });
+
+  it('does not cut off a rule whose thread got little CPU, however much wall-clock time passed', async () => {
+    // A busy host: the thread is barely scheduled, so its CPU time hardly moves between readings.
+    let reads = 0;
+    const starved: ThreadCpuTimeReader = { read: () => 1000 + ++reads * 0.01 };
+    const own = new BoundedMatcher({ timeoutMs: 5, compileTimeoutMs: 10_000, cpuTime: starved });
+    expect(await own.run(SLOW, SLOW_INPUT)).toEqual({ match: { rule: 1, start: 25, end: 26 }, errors: [], resumeAt: null });
+    // The watchdog did look while the rule ran.
+    expect(reads).toBeGreaterThan(0);
+    await own.close();
+  });
+
+  it("falls back to a wall-clock budget where the thread's CPU time cannot be read", async () => {
+    // No reader (a host without /proc), and a reader whose readings fail.
+    for (const cpuTime of [null, { read: () => null }]) {
+      const own = new BoundedMatcher({ timeoutMs: 5, compileTimeoutMs: 10_000, cpuTime });
+      expect(await own.run(SLOW, SLOW_INPUT)).toEqual({ match: null, errors: [{ rule: 0, message: 'timed out after 5 ms' }], resumeAt: 1 });
+      expect((await own.run(SLOW, SLOW_INPUT, 1)).match).toEqual({ rule: 1, start: 25, end: 26 });
+      await own.close();
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { MATCHER_WORKER_SOURCE } from './matcher-worker-source';
+import { ElapsedClock, EntryBudget, monotonicClock } from './entry-budget';
+import { MATCHER_WORKER_SOURCE, SHARED_SLOTS, SLOT_ENTRY, SLOT_RULE, SLOT_THREAD_ID } from './matcher-worker-source';
 import { prefilterFor } from './rule-prefilter';
 import { MatcherRule, Ruleset } from './ruleset';
+import { platformThreadCpuTime, ThreadCpuTimeReader } from './thread-cpu-time';
 
 /** What one run of a ruleset over a text found. Rule numbers index `ruleset.rules`. */
 export interface MatchReport {
@@ -16,12 +18,22 @@ export interface MatchReport {
 }
 
 export interface BoundedMatcherOptions {
-  /** Time budget of one run (all rules over one prompt); past it the thread is terminated. */
+  /**
+   * Time budget of one run (all rules over one prompt), in milliseconds of the matcher thread's CPU
+   * time (wall-clock time where that cannot be read; see EntryBudget); past it the thread is terminated.
+   */
   timeoutMs?: number;
-  /** Budget for compiling and warming up a ruleset in the thread (done once per ruleset). */
+  /** Budget for compiling and warming up a ruleset in the thread (done once per ruleset), counted the same way. */
   compileTimeoutMs?: number;
   /** Heap cap of the matcher thread: a regex that allocates without bound kills only the thread. */
   maxHeapMb?: number;
+  /**
+   * Where the thread's CPU time is read: by default /proc on Linux; null (or a host without /proc)
+   * budgets wall-clock time instead.
+   */
+  cpuTime?: ThreadCpuTimeReader | null;
+  /** Elapsed time: the wall-clock budget and backstop, and the back-off of rules too slow to compile. */
+  clock?: ElapsedClock;
 }
 
 type Entry =
@@ -55,7 +67,9 @@ const LOADED_RULESETS = 8;
  * Runs screening rules so that matching can never hang the process. Rules run in one worker thread
  * with full JS regex semantics (lookaround and backreferences included). Work is a queue processed
  * in order; the entry at the head has a time budget (`timeoutMs` for a prompt, `compileTimeoutMs`
- * for loading a ruleset). When it runs out (catastrophic backtracking), the thread is terminated,
+ * for loading a ruleset) counted in CPU time of the thread, which this thread reads from /proc on a
+ * timer while the entry runs (EntryBudget: wall-clock time where /proc is missing, and a wall-clock
+ * backstop). When it runs out (catastrophic backtracking), the thread is terminated,
  * the rule that was running is reported as an error, and queued work is resent to a fresh thread. A
  * rule whose compilation runs out of time twice (not once: a busy machine can be slow) is reported as
  * an error from then on instead of being compiled again. Before any of that, a literal prefilter
@@ -73,8 +87,11 @@ export class BoundedMatcher {
   readonly timeoutMs: number;
   private readonly compileTimeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly cpuTime: ThreadCpuTimeReader | null;
+  private readonly clock: ElapsedClock;
   private worker?: Worker;
-  private progress?: Int32Array;
+  /** Shared with the thread: see SHARED_SLOTS in matcher-worker-source.ts. */
+  private shared?: Int32Array;
   private online = false;
   private loaded: string[] = [];
   private queue: Entry[] = [];
@@ -90,6 +107,8 @@ export class BoundedMatcher {
     this.timeoutMs = o.timeoutMs ?? 50;
     this.compileTimeoutMs = o.compileTimeoutMs ?? 2000;
     this.maxHeapMb = o.maxHeapMb ?? 256;
+    this.cpuTime = o.cpuTime === undefined ? platformThreadCpuTime() : o.cpuTime;
+    this.clock = o.clock ?? monotonicClock;
   }
 
   /**
@@ -122,7 +141,7 @@ export class BoundedMatcher {
    * really too slow stays out, retried ever less often.
    */
   private struckOut(strike: SlowCompile): boolean {
-    return strike.count >= 2 && Date.now() < strike.until;
+    return strike.count >= 2 && this.clock.nowMs() < strike.until;
   }
 
   private submit(ruleset: Ruleset, text: string, from: number, rules: number[], stopOnError: boolean): Promise<MatchReport> {
@@ -189,10 +208,10 @@ export class BoundedMatcher {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const shared = new SharedArrayBuffer(8);
+    const shared = new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT);
     const worker = new Worker(MATCHER_WORKER_SOURCE, {
       eval: true,
-      workerData: { progress: shared },
+      workerData: { shared },
       resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
     });
     worker.unref();
@@ -206,19 +225,39 @@ export class BoundedMatcher {
       this.armTimer();
     });
     this.worker = worker;
-    this.progress = new Int32Array(shared);
+    this.shared = new Int32Array(shared);
     this.online = false;
     this.loaded = [];
     return worker;
   }
 
+  /** Starts the head entry's budget; its checks run on a timer, never per rule or per entry. */
   private armTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     const head = this.queue[0];
     if (!head || !this.online) return;
-    const budget = head.kind === 'load' ? this.compileTimeoutMs : this.timeoutMs;
-    this.timer = setTimeout(() => this.cutOff(`timed out after ${budget} ms`), budget);
+    const budget = new EntryBudget(head.kind === 'load' ? this.compileTimeoutMs : this.timeoutMs, this.clock, this.threadCpuTime());
+    const check = (): void => {
+      const verdict = budget.check();
+      if ('cutOff' in verdict) this.cutOff(verdict.cutOff);
+      else this.timer = setTimeout(check, verdict.nextCheckInMs);
+    };
+    this.timer = setTimeout(check, budget.firstCheckInMs());
+  }
+
+  /**
+   * The current thread's CPU time, once it has published its thread id (0 until then, and where it
+   * cannot tell: then the reading is null and the entry falls back to wall-clock time).
+   */
+  private threadCpuTime(): (() => number | null) | null {
+    const reader = this.cpuTime;
+    const shared = this.shared;
+    if (!reader || !shared) return null;
+    return () => {
+      const tid = Atomics.load(shared, SLOT_THREAD_ID);
+      return tid > 0 ? reader.read(tid) : null;
+    };
   }
 
   private onReply(worker: Worker, reply: WorkerReply): void {
@@ -241,19 +280,19 @@ export class BoundedMatcher {
   /** Ends the head entry at the rule that was running, replaces the thread, resends the rest. */
   private cutOff(message: string): void {
     const head = this.queue.shift();
-    const progress = this.progress!;
-    const started = head !== undefined && Atomics.load(progress, 0) === head.id;
+    const shared = this.shared!;
+    const started = head !== undefined && Atomics.load(shared, SLOT_ENTRY) === head.id;
     this.discardWorker();
     if (head?.kind === 'load') {
-      const rule = started ? Atomics.load(progress, 1) : 0;
+      const rule = started ? Atomics.load(shared, SLOT_RULE) : 0;
       const strikes = this.slowCompiles.get(head.version) ?? new Map<number, SlowCompile>();
       const count = (strikes.get(rule)?.count ?? 0) + 1;
       const backoffMs = count < 2 ? 0 : Math.min(STRIKE_BACKOFF_MAX_MS, STRIKE_BACKOFF_MS * 2 ** (count - 2));
-      strikes.set(rule, { count, until: Date.now() + backoffMs });
+      strikes.set(rule, { count, until: this.clock.nowMs() + backoffMs });
       if (this.slowCompiles.size >= 32) this.slowCompiles.clear();
       this.slowCompiles.set(head.version, strikes);
     } else if (head) {
-      const rule = started ? Atomics.load(progress, 1) : head.from;
+      const rule = started ? Atomics.load(shared, SLOT_RULE) : head.from;
       head.resolve({ match: null, errors: [{ rule, message }], resumeAt: rule + 1 });
     }
     const pending = this.queue.splice(0).filter((e): e is Entry & { kind: 'match' } => e.kind === 'match');

@@ -8,12 +8,30 @@
  *   others cannot match the text) and reporting every rule that failed to compile, stopping at the
  *   first match (and at the first error when failing closed).
  * Before each rule it publishes (entry id, rule index) in shared memory, so the main thread can name
- * the rule that was running when it had to terminate the thread.
+ * the rule that was running when it had to terminate the thread. On start it publishes its kernel
+ * thread id there too: the main thread reads the thread's CPU time under /proc by it, while the
+ * thread is too busy running a regex to say anything itself.
  */
+
+/** Int32 slots of the memory the thread shares with the main thread. */
+export const SLOT_ENTRY = 0;
+export const SLOT_RULE = 1;
+/** The thread's id under /proc/self/task, or 0 where there is none (no /proc: not Linux). */
+export const SLOT_THREAD_ID = 2;
+export const SHARED_SLOTS = 3;
+
 export const MATCHER_WORKER_SOURCE = `
 'use strict';
+const { readlinkSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
-const progress = new Int32Array(workerData.progress);
+const shared = new Int32Array(workerData.shared);
+// /proc/thread-self links to "<pid>/task/<tid>" for the thread that reads it.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) Atomics.store(shared, ${SLOT_THREAD_ID}, tid);
+} catch {
+  // No /proc: the slot stays 0 and the main thread budgets wall-clock time.
+}
 const rulesets = new Map();
 // Short samples: long enough to make V8 compile, too short for most runaway patterns to blow up.
 const SAMPLES = ['warm up 0.', 'warm up \\u0101.'];
@@ -34,8 +52,8 @@ function compile(rule) {
 function load(entry) {
   const compiled = [];
   for (let i = 0; i < entry.rules.length; i++) {
-    Atomics.store(progress, 0, entry.id);
-    Atomics.store(progress, 1, i);
+    Atomics.store(shared, ${SLOT_ENTRY}, entry.id);
+    Atomics.store(shared, ${SLOT_RULE}, i);
     compiled.push(compile(entry.rules[i]));
   }
   rulesets.set(entry.version, compiled);
@@ -50,8 +68,8 @@ function run(entry) {
   for (let i = entry.from; i < regexes.length; i++) {
     while (next < entry.rules.length && entry.rules[next] < i) next++;
     const listed = entry.rules[next] === i;
-    Atomics.store(progress, 0, entry.id);
-    Atomics.store(progress, 1, i);
+    Atomics.store(shared, ${SLOT_ENTRY}, entry.id);
+    Atomics.store(shared, ${SLOT_RULE}, i);
     const re = regexes[i];
     let message = null;
     if (typeof re === 'string') {
