@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
@@ -17,9 +17,10 @@ import { GUARDRAILS, GUARDRAILS_STORES } from '../runtime/guardrails-runtime.mod
 import { ApiMiddlewareGuard } from './api-middleware.guard';
 import { envelope, GuardrailsApiError, GuardrailsEnvelopeFilter } from './envelope';
 import { AuditListQuery, FirewallQuery, PageQuery, WindowQuery } from './dto/list-queries';
-import { ApprovalDecisionBody, SettingsUpdateBody } from './dto/request-bodies';
+import { ApprovalDecisionBody } from './dto/approval-decision-body';
 import * as schemas from './dto/response-schemas';
 import { ApiEnvelope, ApiEnvelopeError, ApiGuarded, ApiInvalidQuery } from './dto/response-schemas';
+import { settingsRefusal, SettingsUpdateBody, settingsValidationFailed } from './dto/settings-update-body';
 import { TryScreenBody, TrySanitizeBody } from './dto/try-bodies';
 import { EndpointBody, EndpointQuery } from './validated-input';
 import { auditDetail, auditListItem, firewallItem, settingChange } from './views';
@@ -48,7 +49,7 @@ const ApiApprovalDecision = () =>
     ApiEnvelope('approval-decision', schemas.decisionData),
     ApiEnvelopeError(404, 'Malformed token', 'approval-decision'),
     ApiEnvelopeError(409, 'HITL unavailable', 'approval-decision'),
-    ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token', 'approval-decision'),
+    ApiEnvelopeError(422, 'Unknown, expired or oppositely decided token (decision_failed); or actor is not an object (validation_failed, data.errors.actor)', 'approval-decision'),
   );
 
 /**
@@ -155,7 +156,7 @@ export class GuardrailsApiController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve: the parked call runs once, in the host that owns the tool' })
   @ApiApprovalDecision()
-  approve(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
+  approve(@Param('token') token: string, @EndpointBody('approval-decision') body: ApprovalDecisionBody, @Req() req: AuthedRequest) {
     return this.decide(token, 'approve', body, req);
   }
 
@@ -163,14 +164,13 @@ export class GuardrailsApiController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject: the parked call is discarded' })
   @ApiApprovalDecision()
-  reject(@Param('token') token: string, @Body() body: unknown, @Req() req: AuthedRequest) {
+  reject(@Param('token') token: string, @EndpointBody('approval-decision') body: ApprovalDecisionBody, @Req() req: AuthedRequest) {
     return this.decide(token, 'reject', body, req);
   }
 
-  private async decide(token: string, action: 'approve' | 'reject', body: unknown, req: AuthedRequest) {
+  private async decide(token: string, action: 'approve' | 'reject', body: ApprovalDecisionBody, req: AuthedRequest) {
     if (!APPROVAL_TOKEN.test(token)) throw new GuardrailsApiError(404, 'approval-decision', { error: 'not_found', message: 'no such approval token' });
-    const clientActor = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)['actor'] : undefined;
-    const context = { principalId: actorOf(req), actor: clientActor };
+    const context = { principalId: actorOf(req), actor: body.actor };
     const result = action === 'approve' ? await this.guardrails.approve(token, context) : await this.guardrails.reject(token, context);
     if (result.decision === 'unavailable') throw new GuardrailsApiError(409, 'approval-decision', { ...result });
     if (result.decision === 'failed') throw new GuardrailsApiError(422, 'approval-decision', { ...result, message: 'the token is unknown, expired or already decided the other way' });
@@ -190,19 +190,22 @@ export class GuardrailsApiController {
   })
   @ApiBody({ type: SettingsUpdateBody })
   @ApiEnvelope('settings', schemas.settingsUpdatedData)
-  @ApiEnvelopeError(422, 'A value is malformed; data.errors is keyed settings.<dotted.key>; nothing stored', 'settings')
+  @ApiEnvelopeError(
+    422,
+    'A value is malformed (data.errors keyed settings.<dotted.key>) or settings is missing, empty or not an object (keyed settings); nothing stored',
+    'settings',
+  )
   @ApiEnvelopeError(503, 'The store failed; nothing changed', 'settings')
-  async putSettings(@Body() body: unknown, @Req() req: AuthedRequest) {
+  async putSettings(@EndpointBody('settings', settingsRefusal) body: SettingsUpdateBody, @Req() req: AuthedRequest) {
     let result;
     try {
       result = await this.settings.update(body, actorOf(req));
     } catch {
       throw new GuardrailsApiError(503, 'settings', { error: 'persist_failed', message: 'the settings could not be stored; nothing changed' });
     }
-    if (!result.ok) {
-      const errors = Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k === 'settings' ? k : `settings.${k}`, v]));
-      throw new GuardrailsApiError(422, 'settings', { error: 'validation_failed', message: 'some settings are invalid; nothing was stored', errors });
-    }
+    // The DTO has refused whatever the registry refuses; the service asks the same registry again
+    // before it writes, so should the two ever disagree, the answer is the same 422.
+    if (!result.ok) throw new GuardrailsApiError(422, 'settings', settingsValidationFailed(result.errors));
     // This host applies the change at once; the others get it through SettingsChanged.
     if (result.changes.length) this.guardrails.updateSettings(result.settings);
     return envelope('settings', { settings: nestSettings(result.settings), changed: result.changes.map((c) => c.key), dropped: result.dropped });

@@ -1,8 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, ValidateIf } from 'class-validator';
-
-/** Only an absent field takes the default; null or a number is refused like any non-string. */
-const UnlessAbsent = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
+import { IsString } from 'class-validator';
+import { UnlessAbsent } from './unless-absent';
 
 /** POST /try/screen: absent means "". */
 export class TryScreenBody {
