@@ -54,7 +54,8 @@ export class McpAuthGuard extends AuthGuard() {
     try {
       await super.canActivate(ctx);
       const caller = this.callerOf(req, req[CREDENTIAL_PROPERTY]!);
-      delete req[CREDENTIAL_PROPERTY];
+      // Cleared, not deleted: a delete turns the request object into a slow dictionary.
+      req[CREDENTIAL_PROPERTY] = undefined;
       const status = await this.tenantStatus.status(caller.tenantId);
       if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
       if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
