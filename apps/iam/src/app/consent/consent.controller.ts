@@ -10,7 +10,8 @@ import { hidden, html, Html, sendPage } from '../login/html';
 import { LoginPages } from '../login/login-pages';
 import { AuthorizeService } from '../oauth/authorize.service';
 import { grantScopes } from '../oauth/scopes';
-import { SessionService } from '../session/session.service';
+import { CurrentSession, OptionalSession } from '../session/session.guards';
+import type { IamSession } from '../session/session.service';
 import { ConsentsRepository } from './consents.repository';
 import { readDto } from '../read-dto';
 
@@ -33,13 +34,17 @@ function identity(client: OAuthClient): Html {
   return html``;
 }
 
-/** Asks the user before a third-party client gets tokens; first-party clients never come here. */
+/**
+ * Asks the user before a third-party client gets tokens; first-party clients never come here.
+ * The session is optional: a request that is not valid is refused first, and without a session
+ * the page is the sign-in form, which comes back here.
+ */
 @ApiTags('Sign-in pages')
 @ApiSession()
+@OptionalSession()
 @Controller('login/consent')
 export class ConsentController {
   constructor(
-    private readonly sessions: SessionService,
     private readonly clients: ClientsRepository,
     private readonly consents: ConsentsRepository,
     private readonly authorize: AuthorizeService,
@@ -69,8 +74,7 @@ export class ConsentController {
   @ApiReturnTo('The authorization request (`/oauth/authorize?…`) to consent to')
   @ApiHtmlPage(200, 'The scopes to allow, or the sign-in page without a session')
   @ApiHtmlPage(400, 'The authorization request is not valid')
-  async page(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown): Promise<void> {
-    const session = await this.sessions.read(req);
+  async page(@Req() req: Request, @Res() res: Response, @Query('return_to') returnTo: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     const request = await this.request(returnTo);
     if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
     if (!session) return this.pages.login(req, res, request.returnTo);
@@ -94,9 +98,8 @@ ${hidden('csrf', token)}${hidden('return_to', request.returnTo)}
   @ApiRedirect(303, 'Back to the authorization request, or to the client with access_denied')
   @ApiHtmlPage(400, 'The authorization request is not valid')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
-  async decide(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async decide(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     const { value: form } = readDto(ConsentForm, body);
-    const session = await this.sessions.read(req);
     const request = await this.request(form.return_to);
     if (!request) return this.pages.message(res, 400, 'Request not valid', 'This authorization request cannot be completed.');
     if (!session) return this.pages.login(req, res, request.returnTo);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { IamSession, SessionService } from '../session/session.service';
+import type { IamSession } from '../session/session.service';
 import { LoginUser, UsersRepository } from '../users/users.repository';
 
 export interface AccountAccess {
@@ -13,15 +12,12 @@ export interface AccountAccess {
   mayChangeFactors: boolean;
 }
 
+/** The account behind a request's session (as a session guard read it), and what it may change. */
 @Injectable()
 export class AccountAccessService {
-  constructor(
-    private readonly sessions: SessionService,
-    private readonly users: UsersRepository,
-  ) {}
+  constructor(private readonly users: UsersRepository) {}
 
-  async resolve(req: Request): Promise<AccountAccess | undefined> {
-    const session = await this.sessions.read(req);
+  async resolve(session: IamSession | undefined): Promise<AccountAccess | undefined> {
     const user = session ? await this.users.findForLogin(session.sub) : null;
     if (!session || !user) return undefined;
     const hasFactor = !!user.totp_enabled_at || user.passkey_count > 0;

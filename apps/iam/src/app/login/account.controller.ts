@@ -10,6 +10,12 @@ import { LoginPages } from './login-pages';
 import { PasskeysRepository } from './passkeys/passkeys.repository';
 import { TotpService } from './totp.service';
 import { readDto } from '../read-dto';
+import { CurrentSession, RequireSession } from '../session/session.guards';
+import type { IamSession } from '../session/session.service';
+import { SignInRequired } from '../session/sign-in-required';
+
+/** Where signing in comes back to from any account page. */
+const ACCOUNT_PAGE = '/login/account';
 
 const NOTICES: Record<string, string> = {
   passkey: 'Passkey added.',
@@ -26,9 +32,10 @@ const AccountChange = (summary: string, form: new () => unknown) =>
     ApiHtmlPage(403, 'The form expired (CSRF)'),
   );
 
-/** The signed-in user's security page: authenticator app (TOTP) and passkeys. */
+/** The signed-in user's security page: authenticator app (TOTP) and passkeys. Without a session the browser signs in first. */
 @ApiTags('Sign-in pages')
 @ApiSession()
+@RequireSession(ACCOUNT_PAGE)
 @Controller('login/account')
 export class AccountController {
   constructor(
@@ -39,13 +46,11 @@ export class AccountController {
     private readonly pages: LoginPages,
   ) {}
 
-  /** The account, or undefined after sending the browser to sign in (or to step up for changes). */
-  private async require(req: Request, res: Response, change: boolean, form?: CsrfForm): Promise<AccountAccess | undefined> {
-    const access = await this.access.resolve(req);
-    if (!access) {
-      res.redirect(303, '/login?return_to=%2Flogin%2Faccount');
-      return undefined;
-    }
+  /** The session's account, or undefined after answering (the form expired, or step up first for changes). */
+  private async require(session: IamSession, req: Request, res: Response, change: boolean, form?: CsrfForm): Promise<AccountAccess | undefined> {
+    const access = await this.access.resolve(session);
+    // The account is gone since the session was read: sign in again, as without a session.
+    if (!access) throw new SignInRequired(ACCOUNT_PAGE);
     if (change && !this.csrf.valid(req, form?.csrf)) {
       this.pages.message(res, 403, 'Request expired', 'This form expired. Go back to your account and try again.');
       return undefined;
@@ -63,10 +68,10 @@ export class AccountController {
   @ApiQuery({ name: 'done', required: false, enum: ['totp-off', 'passkey-removed'], description: 'Confirms a change' })
   @ApiHtmlPage(200, 'The account')
   @ApiRedirect(303, 'To sign in without a session')
-  async overview(@Req() req: Request, @Res() res: Response, @Query('added') added: unknown, @Query('done') done: unknown): Promise<void> {
-    const access = await this.require(req, res, false);
+  async overview(@Req() req: Request, @Res() res: Response, @Query('added') added: unknown, @Query('done') done: unknown, @CurrentSession() session: IamSession): Promise<void> {
+    const access = await this.require(session, req, res, false);
     if (!access) return;
-    const { user, session } = access;
+    const { user } = access;
     const token = this.csrf.token(req, res);
     const keys = await this.passkeys.listFor(user.id);
     const notice = NOTICES[String(added ?? done ?? '')];
@@ -98,8 +103,8 @@ ${this.pages.passkeyButton('register', 'Add a passkey', '/login/account')}
 
   @Post('totp/start')
   @AccountChange('Starts TOTP enrolment', CsrfForm)
-  async startTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
-    const access = await this.require(req, res, true, readDto(CsrfForm, body).value);
+  async startTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession): Promise<void> {
+    const access = await this.require(session, req, res, true, readDto(CsrfForm, body).value);
     if (!access) return;
     if (!access.user.totp_enabled_at) await this.totp.begin(access.user);
     res.redirect(303, '/login/account/totp');
@@ -109,8 +114,8 @@ ${this.pages.passkeyButton('register', 'Add a passkey', '/login/account')}
   @ApiOperation({ summary: 'TOTP enrolment page: QR code and key' })
   @ApiHtmlPage(200, 'The enrolment')
   @ApiRedirect(303, 'To sign in, or to the account when no enrolment is started')
-  async totpPage(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const access = await this.require(req, res, false);
+  async totpPage(@Req() req: Request, @Res() res: Response, @CurrentSession() session: IamSession): Promise<void> {
+    const access = await this.require(session, req, res, false);
     if (!access) return;
     await this.renderEnrolment(req, res, access);
   }
@@ -136,9 +141,9 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
   @AccountChange('Turns TOTP on with a first code; shows 10 recovery codes once', TotpConfirmForm)
   @ApiHtmlPage(200, 'The recovery codes')
   @ApiHtmlPage(400, 'That code is not valid')
-  async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() input: unknown): Promise<void> {
+  async confirmTotp(@Req() req: Request, @Res() res: Response, @Body() input: unknown, @CurrentSession() session: IamSession): Promise<void> {
     const { value: form } = readDto(TotpConfirmForm, input);
-    const access = await this.require(req, res, true, form);
+    const access = await this.require(session, req, res, true, form);
     if (!access) return;
     const codes = await this.totp.confirm(access.user, form.code ?? '');
     if (!codes) return this.renderEnrolment(req, res, access, 'That code is not valid. Wait for the next code and try again.');
@@ -151,8 +156,8 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
 
   @Post('totp/disable')
   @AccountChange('Turns TOTP off', CsrfForm)
-  async disableTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
-    const access = await this.require(req, res, true, readDto(CsrfForm, body).value);
+  async disableTotp(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession): Promise<void> {
+    const access = await this.require(session, req, res, true, readDto(CsrfForm, body).value);
     if (!access) return;
     await this.totp.disable(access.user);
     res.redirect(303, '/login/account?done=totp-off');
@@ -160,9 +165,9 @@ ${field({ name: 'code', label: 'Code from the app', autocomplete: 'one-time-code
 
   @Post('passkeys/delete')
   @AccountChange('Removes a passkey', PasskeyRemovalForm)
-  async removePasskey(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async removePasskey(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession): Promise<void> {
     const { value: form } = readDto(PasskeyRemovalForm, body);
-    const access = await this.require(req, res, true, form);
+    const access = await this.require(session, req, res, true, form);
     if (!access) return;
     // An id the form refuses names no passkey: nothing is removed, as for any unknown id.
     if (form.credential_id !== undefined) await this.passkeys.remove(access.user.id, form.credential_id);

@@ -4,7 +4,8 @@ import { ApiPublic } from '@platform/runtime';
 import type { Request, Response } from 'express';
 import { ApiAsset, ApiFormBody, ApiHtmlPage, ApiRedirect, ApiReturnTo, ApiSession } from '../api-docs';
 import { CsrfForm, PasswordSignInForm, SecondFactorForm } from './dto/page-forms';
-import { SessionService } from '../session/session.service';
+import { CurrentSession, OptionalSession } from '../session/session.guards';
+import { IamSession, SessionService } from '../session/session.service';
 import { UsersRepository } from '../users/users.repository';
 import { LOGIN_CSS, PASSKEY_JS } from './assets';
 import { CsrfService } from './csrf.service';
@@ -146,14 +147,14 @@ ${opts.passkey ? html`<div class="divider">or</div>${this.pages.passkeyButton('a
 
   /** The session is signed in but below what the client asked for: prove a second factor now. */
   @Get('step-up')
+  @OptionalSession()
   @ApiSession()
   @ApiOperation({ summary: 'A signed-in session proves a second factor (TOTP or passkey)' })
   @ApiReturnTo()
   @ApiHtmlPage(200, 'The form, or the sign-in page without a session')
   @ApiHtmlPage(403, 'The user has no second factor to prove')
-  async stepUpForm(@Req() req: Request, @Res() res: Response, @Query('return_to') rawReturnTo: unknown): Promise<void> {
+  async stepUpForm(@Req() req: Request, @Res() res: Response, @Query('return_to') rawReturnTo: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     const returnTo = safeReturnTo(rawReturnTo);
-    const session = await this.sessions.read(req);
     if (!session) return this.pages.login(req, res, returnTo);
     const user = await this.users.findForLogin(session.sub);
     if (!user) return this.pages.login(req, res, returnTo);
@@ -171,6 +172,7 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   }
 
   @Post('step-up')
+  @OptionalSession()
   @ApiSession()
   @ApiOperation({ summary: 'Checks the code and raises the session to aal2' })
   @ApiFormBody(SecondFactorForm)
@@ -178,10 +180,9 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   @ApiHtmlPage(401, 'Wrong code')
   @ApiHtmlPage(403, 'The form expired (CSRF)')
   @ApiHtmlPage(429, 'Too many failed codes for this account')
-  async stepUpSubmit(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async stepUpSubmit(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     const { value: form } = readDto(SecondFactorForm, body);
     const returnTo = safeReturnTo(form.return_to);
-    const session = await this.sessions.read(req);
     if (!session) return this.pages.login(req, res, returnTo);
     const user = await this.users.findForLogin(session.sub);
     const page = (error: string, status: number) =>
@@ -195,11 +196,11 @@ ${this.pages.passkeyButton('authenticate', 'Use a passkey', returnTo, { secondar
   }
 
   @Get('logout')
+  @OptionalSession()
   @ApiPublic()
   @ApiOperation({ summary: 'Sign-out page' })
   @ApiHtmlPage(200, 'The form, or "signed out" without a session')
-  async logoutForm(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const session = await this.sessions.read(req);
+  async logoutForm(@Req() req: Request, @Res() res: Response, @CurrentSession() session: IamSession | undefined): Promise<void> {
     if (!session) return this.pages.message(res, 200, 'You are signed out', 'There is no active session in this browser.', { href: '/login', label: 'Sign in' });
     const body = html`<h1>Sign out</h1><p class="lead">End your session on this device?</p>
 <form method="post" action="/login/logout">${hidden('csrf', this.csrf.token(req, res))}<button type="submit">Sign out</button></form>`;

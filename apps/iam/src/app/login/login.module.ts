@@ -3,6 +3,7 @@ import { PasswordHasher } from '@platform/crypto';
 import { ClientsModule } from '../clients/clients.module';
 import { ConsentController } from '../consent/consent.controller';
 import { OAuthModule } from '../oauth/oauth.module';
+import { SessionModule } from '../session/session.module';
 import { AccountAccessService } from './account-access';
 import { AccountController } from './account.controller';
 import { CsrfService } from './csrf.service';
@@ -24,7 +25,7 @@ import { TotpService } from './totp.service';
 
 /** Interactive sign-in pages under /login: password, TOTP, passkeys, social, consent, account. */
 @Module({
-  imports: [OAuthModule, ClientsModule],
+  imports: [OAuthModule, ClientsModule, SessionModule],
   controllers: [LoginController, AccountController, PasskeysController, SocialLoginController, ConsentController],
   providers: [
     { provide: PasswordHasher, useFactory: () => new PasswordHasher() },

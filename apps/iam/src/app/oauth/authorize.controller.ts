@@ -3,7 +3,8 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiHtmlPage, ApiOAuthRateLimited, ApiRedirect, ApiSession } from '../api-docs';
 import { AuthorizeQuery } from './dto/authorize.query';
-import { SessionService } from '../session/session.service';
+import { CurrentSession, OptionalSession } from '../session/session.guards';
+import type { IamSession } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
 import { OAuthErrorFilter } from './oauth-error';
 import { AuthorizationParams } from './pushed-requests';
@@ -19,18 +20,19 @@ function errorPage(res: Response, status: number, error: string, description: st
   );
 }
 
-/** The group's rate-limit refusal (an OAuthError from the guard) answers 429 like the other /oauth routes. */
+/**
+ * The group's rate-limit refusal (an OAuthError from the guard) answers 429 like the other /oauth
+ * routes. The browser session is optional: without one the answer sends the browser to sign in.
+ */
 @ApiTags('OAuth')
 @Controller('oauth')
 @UseGuards(OAuthRateLimitGuard)
 @UseFilters(OAuthErrorFilter)
 export class AuthorizeController {
-  constructor(
-    private readonly authorizeService: AuthorizeService,
-    private readonly sessions: SessionService,
-  ) {}
+  constructor(private readonly authorizeService: AuthorizeService) {}
 
   @Get('authorize')
+  @OptionalSession()
   @ApiOperation({
     summary: 'Authorization request (response_type=code, PKCE S256)',
     description:
@@ -41,7 +43,7 @@ export class AuthorizeController {
   @ApiRedirect(302, 'To redirect_uri (code or error), or to /login, /login/step-up or /login/consent')
   @ApiHtmlPage(400, 'The client or redirect_uri cannot be trusted, or a parameter is repeated (HTML error page)')
   @ApiOAuthRateLimited()
-  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async authorize(@Req() req: Request, @Res() res: Response, @CurrentSession() session: IamSession | undefined): Promise<void> {
     // The wire shape only (RFC 6749 §3.1, RFC 8707 §2): `resource` may repeat, every other
     // parameter appears once. AuthorizeService reads the fields through AuthorizeQuery once the
     // client and redirect_uri are trusted, so a bad field can go back to the client.
@@ -52,7 +54,7 @@ export class AuthorizeController {
       else query[k] = v;
     }
     try {
-      const outcome = await this.authorizeService.authorize(query, req.originalUrl, await this.sessions.read(req));
+      const outcome = await this.authorizeService.authorize(query, req.originalUrl, session);
       const next = encodeURIComponent(outcome.kind === 'redirect' ? '' : outcome.returnTo);
       switch (outcome.kind) {
         case 'redirect':

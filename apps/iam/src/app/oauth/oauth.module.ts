@@ -3,8 +3,7 @@ import { ClientsModule } from '../clients/clients.module';
 import { ConsentsRepository } from '../consent/consents.repository';
 import { GrantsRepository } from '../grants/grants.repository';
 import { KeysModule } from '../keys/keys.module';
-import { SessionService } from '../session/session.service';
-import { SessionsRepository } from '../session/sessions.repository';
+import { SessionModule } from '../session/session.module';
 import { UsersRepository } from '../users/users.repository';
 import { AuthorizeController } from './authorize.controller';
 import { AuthorizeService } from './authorize.service';
@@ -23,7 +22,7 @@ import { UserinfoController } from './userinfo.controller';
 import { UserTokensService } from './user-tokens.service';
 
 @Module({
-  imports: [ClientsModule, KeysModule],
+  imports: [ClientsModule, KeysModule, SessionModule],
   controllers: [AuthorizeController, TokenController, ParController, DiscoveryController, UserinfoController, RevocationController],
   providers: [
     AuthorizeService,
@@ -34,13 +33,11 @@ import { UserTokensService } from './user-tokens.service';
     OAuthRateLimitGuard,
     GrantsRepository,
     UsersRepository,
-    SessionService,
-    SessionsRepository,
     ConsentsRepository,
     DpopProofs,
     PushedRequests,
     ResourceIndicators,
   ],
-  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, AuthorizeService, SessionService, UsersRepository, ConsentsRepository],
+  exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, AuthorizeService, UsersRepository, ConsentsRepository],
 })
 export class OAuthModule {}

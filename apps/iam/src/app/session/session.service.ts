@@ -26,6 +26,8 @@ export interface IamSession {
  * Interactive sessions kept in Postgres: the cookie holds a random token, the row (found by the
  * token's keyed hash) holds who signed in, when, at which assurance level and with which methods.
  * Ending a session is a row update, so logout is effective even against a copied cookie.
+ * This service writes sessions; a request's session is read by the `iam-session` passport
+ * strategy (IamSessionStrategy), which routes reach through the guards in session.guards.ts.
  */
 @Injectable()
 export class SessionService {
@@ -35,21 +37,6 @@ export class SessionService {
     private readonly clock: Clock,
     private readonly config: IamConfig,
   ) {}
-
-  async read(req: Request): Promise<IamSession | undefined> {
-    const token = readCookie(req, SESSION_COOKIE);
-    if (!token) return undefined;
-    const row = await this.sessions.findLive(this.hasher.lookupKey(token), this.clock.now());
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      sub: row.user_id,
-      authTime: Math.floor(new Date(row.auth_time).getTime() / 1000),
-      acr: row.aal,
-      amr: row.amr,
-      exp: Math.floor(new Date(row.expires_at).getTime() / 1000),
-    };
-  }
 
   /** A new session (and a new cookie) for every sign-in, so a planted cookie is never promoted. */
   async start(req: Request, res: Response, s: { sub: string; acr: Aal; amr: string[] }): Promise<void> {

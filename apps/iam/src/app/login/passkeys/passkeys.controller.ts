@@ -5,7 +5,8 @@ import type { Request, Response } from 'express';
 import { ApiCsrfHeader, ApiPasskeyRefused, ApiSession } from '../../api-docs';
 import { PasskeyOptionsRequest, PasskeyRedirect, PasskeyRegistrationRequest, PasskeySignInRequest } from './passkey.dto';
 import { readCookie } from '../../session/cookies';
-import { SessionService } from '../../session/session.service';
+import { CurrentSession, OptionalSession } from '../../session/session.guards';
+import { IamSession, SessionService } from '../../session/session.service';
 import { AccountAccessService } from '../account-access';
 import { CsrfService } from '../csrf.service';
 import { safeReturnTo } from '../return-to';
@@ -15,9 +16,14 @@ import { IamConfig } from '../../../config/iam-config';
 
 const CEREMONY_COOKIE = 'iam_webauthn';
 
-/** JSON endpoints the page's passkey script calls; CSRF token in the x-csrf-token header. */
+/**
+ * JSON endpoints the page's passkey script calls; CSRF token in the x-csrf-token header. The
+ * browser session is optional on every call: an expired page (CSRF) is answered before a missing
+ * session, and signing in with a passkey needs none.
+ */
 @ApiTags('Sign-in pages')
 @ApiCsrfHeader()
+@OptionalSession()
 @Controller('login')
 export class PasskeysController {
   constructor(
@@ -43,11 +49,11 @@ export class PasskeysController {
   @ApiBody({ type: PasskeyOptionsRequest, required: false })
   @ApiOkResponse({ description: 'PublicKeyCredentialRequestOptionsJSON', schema: { type: 'object' } })
   @ApiPasskeyRefused(401, 403)
-  async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async signInOptions(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     const { value: request } = readDto(PasskeyOptionsRequest, body);
-    const session = request.step_up === true ? await this.sessions.read(req) : undefined;
-    const { handle, options } = await this.passkeys.authenticationOptions(session?.sub);
+    // Only a step-up names the session's user (and offers that user's passkeys).
+    const { handle, options } = await this.passkeys.authenticationOptions(request.step_up === true ? session?.sub : undefined);
     this.remember(res, handle);
     res.json(options);
   }
@@ -59,13 +65,13 @@ export class PasskeysController {
   @ApiBody({ type: PasskeySignInRequest })
   @ApiOkResponse({ description: 'Signed in', type: PasskeyRedirect })
   @ApiPasskeyRefused(400, 401, 403)
-  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async signIn(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
     const { value: request } = readDto(PasskeySignInRequest, body);
     const result = request.credential ? await this.passkeys.authenticate(readCookie(req, CEREMONY_COOKIE), request.credential) : undefined;
     if (!result) return this.refuse(res, 401, 'That passkey could not be verified. Try again or use your password.');
-    const session = await this.sessions.read(req);
+    // The session the browser came with: the same user's is raised, anyone else's replaced.
     if (session && session.sub === result.userId) {
       await this.sessions.raise(session, 'aal2', result.amr);
     } else {
@@ -80,9 +86,9 @@ export class PasskeysController {
   @ApiOperation({ summary: "WebAuthn registration options (called by the page's script)" })
   @ApiOkResponse({ description: 'PublicKeyCredentialCreationOptionsJSON', schema: { type: 'object' } })
   @ApiPasskeyRefused(401, 403)
-  async registrationOptions(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async registrationOptions(@Req() req: Request, @Res() res: Response, @CurrentSession() session: IamSession | undefined): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
-    const access = await this.access.resolve(req);
+    const access = await this.access.resolve(session);
     if (!access) return this.refuse(res, 401, 'Your session ended. Sign in again.');
     if (!access.mayChangeFactors) return this.refuse(res, 403, 'Confirm it is you with your second factor first.');
     const { handle, options } = await this.passkeys.registrationOptions(access.user);
@@ -97,10 +103,10 @@ export class PasskeysController {
   @ApiBody({ type: PasskeyRegistrationRequest })
   @ApiOkResponse({ description: 'Stored', type: PasskeyRedirect })
   @ApiPasskeyRefused(400, 401, 403)
-  async register(@Req() req: Request, @Res() res: Response, @Body() body: unknown): Promise<void> {
+  async register(@Req() req: Request, @Res() res: Response, @Body() body: unknown, @CurrentSession() session: IamSession | undefined): Promise<void> {
     if (!this.csrf.valid(req, req.headers['x-csrf-token'])) return this.refuse(res, 403, 'This page expired. Reload it and try again.');
     res.clearCookie(CEREMONY_COOKIE, { path: '/login' });
-    const access = await this.access.resolve(req);
+    const access = await this.access.resolve(session);
     if (!access) return this.refuse(res, 401, 'Your session ended. Sign in again.');
     if (!access.mayChangeFactors) return this.refuse(res, 403, 'Confirm it is you with your second factor first.');
     const { value: request, errors } = readDto(PasskeyRegistrationRequest, body);
