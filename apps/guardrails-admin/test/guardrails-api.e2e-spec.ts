@@ -9,6 +9,7 @@ import {
   sqlRunnerFor,
 } from '@platform/guardrails';
 import { redisOptionsFromUrl } from '@platform/queue';
+import { Clock } from '@platform/runtime';
 import { RunningService, TestJwksIssuer, testRedisPrefix } from '@platform/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -425,5 +426,25 @@ describe('guardrails admin API', () => {
     const malformed = await call('POST', '/try/screen', { raw: '{"prompt": ' });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ schema_version: 'guardrails.api.v1', schema: 'guardrails.api.v1.error' });
+  });
+
+  it("reads windows and records settings changes by the app's clock", async () => {
+    const clock = svc.app.get(Clock);
+    const ahead = 20 * 60_000;
+    clock.advance(ahead);
+    try {
+      const stats = await call('GET', '/output/stats');
+      expect(stats.status).toBe(200);
+      expect(Date.parse(stats.body.data.to)).toBeGreaterThanOrEqual(Date.now() + ahead - 60_000);
+      const days = (await call('GET', '/settings')).body.data.settings.retention.days as number;
+      const put = await call('PUT', '/settings', { body: { settings: { 'retention.days': days + 1 } } });
+      expect(put.status).toBe(200);
+      const changes = await call('GET', '/settings/changes?limit=1');
+      expect(changes.body.data.changes[0]).toMatchObject({ key: 'retention.days', new_value: days + 1 });
+      expect(Date.parse(changes.body.data.changes[0].occurred_at)).toBeGreaterThanOrEqual(Date.now() + ahead - 60_000);
+      expect((await call('PUT', '/settings', { body: { settings: { 'retention.days': days } } })).status).toBe(200);
+    } finally {
+      clock.advance(-ahead);
+    }
   });
 });

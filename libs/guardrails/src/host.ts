@@ -6,6 +6,7 @@ import { GuardrailsTables, TransactionalSqlRunner } from './postgres/tables';
 import { LiveSettings, RedisSettingsPublisher } from './settings/live-settings';
 import { GuardrailsSettingsService } from './settings/settings-service';
 import { GuardrailsSettings } from './settings/setting-types';
+import { Clock } from './ports/keyset-page';
 
 export interface GuardrailsHostOptions {
   /** The guardrails database. */
@@ -24,6 +25,8 @@ export interface GuardrailsHostOptions {
   onWarning: (message: string, error: unknown) => void;
   /** Periodic safety-net reload (ms); see LiveSettings. */
   reloadIntervalMs?: number;
+  /** The host app's clock: audit times, approval expiry and settings change records follow it. */
+  clock?: Clock;
 }
 
 export interface GuardrailsHost {
@@ -43,6 +46,7 @@ export async function startGuardrailsHost(o: GuardrailsHostOptions): Promise<Gua
   const settings = new GuardrailsSettingsService(stores.settings, o.defaults, {
     publisher: o.publisher ? new RedisSettingsPublisher(o.publisher, o.channel) : undefined,
     onPublishError: (e) => o.onWarning('SettingsChanged not published; hosts catch up on their periodic reload', e),
+    clock: o.clock,
   });
   const guardrails = createGuardrails(
     await settings.effective(),
@@ -52,6 +56,7 @@ export async function startGuardrailsHost(o: GuardrailsHostOptions): Promise<Gua
       outputStats: stores.outputStats,
       approvals: stores.approvals,
       approvalSidecar: o.sidecar === 'database' ? stores.approvalSidecar : o.sidecar === 'array' ? new MemoryApprovalSidecar() : undefined,
+      clock: o.clock,
     },
     { onPortError: (e, port) => o.onWarning(`guardrails ${port} write failed`, e), ...o.options },
   );

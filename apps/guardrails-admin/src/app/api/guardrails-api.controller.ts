@@ -9,9 +9,9 @@ import {
   GuardrailsSettingsService,
   nestSettings,
   PostgresGuardrailsStores,
-  systemClock,
   totalOf,
 } from '@platform/guardrails';
+import { Clock } from '@platform/runtime';
 import type { Request } from 'express';
 import { GUARDRAILS, GUARDRAILS_STORES } from '../runtime/guardrails-runtime.module';
 import { ApiMiddlewareGuard } from './api-middleware.guard';
@@ -63,9 +63,8 @@ const ApiApprovalDecision = () =>
 @UseFilters(GuardrailsEnvelopeFilter)
 @RequireScopes(SCOPES.guardrailsAdmin)
 export class GuardrailsApiController {
-  private readonly clock = systemClock;
-
   constructor(
+    private readonly clock: Clock,
     @Inject(GUARDRAILS) private readonly guardrails: Guardrails,
     @Inject(GUARDRAILS_STORES) private readonly stores: PostgresGuardrailsStores,
     private readonly settings: GuardrailsSettingsService,

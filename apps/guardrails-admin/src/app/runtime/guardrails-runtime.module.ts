@@ -2,6 +2,7 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { approvedCallQueue, GuardrailsHost, GuardrailsSettingsService, startGuardrailsHost, TransactionalSqlRunner } from '@platform/guardrails';
 import { createRedisSubscriber, redisOptionsFromUrl } from '@platform/queue';
+import { Clock } from '@platform/runtime';
 import type Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
 import { GuardrailsAdminConfig } from '../../config/guardrails-admin-config';
@@ -25,8 +26,8 @@ interface AdminGuardrailsHost extends GuardrailsHost {
     guardrailsSqlProvider,
     {
       provide: GUARDRAILS_HOST,
-      inject: [GuardrailsAdminConfig, GUARDRAILS_SQL, REDIS_CLIENT, PinoLogger],
-      useFactory: async (config: GuardrailsAdminConfig, db: TransactionalSqlRunner, redis: Redis, logger: PinoLogger): Promise<AdminGuardrailsHost> => {
+      inject: [GuardrailsAdminConfig, GUARDRAILS_SQL, REDIS_CLIENT, PinoLogger, Clock],
+      useFactory: async (config: GuardrailsAdminConfig, db: TransactionalSqlRunner, redis: Redis, logger: PinoLogger, clock: Clock): Promise<AdminGuardrailsHost> => {
         const subscriber = createRedisSubscriber(config.get('REDIS_URL'));
         const host = await startGuardrailsHost({
           db,
@@ -38,6 +39,7 @@ interface AdminGuardrailsHost extends GuardrailsHost {
           sidecar: config.get('GUARDRAILS_HITL_REQUESTS_STORE'),
           options: { matchTimeoutMs: config.get('GUARDRAILS_MATCH_TIMEOUT_MS'), approvalTtlMinutes: config.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
           onWarning: (message, err) => logger.warn({ err }, message),
+          clock,
         });
         const queue = approvedCallQueue({ connection: redisOptionsFromUrl(config.get('REDIS_URL')), prefix: config.get('GUARDRAILS_QUEUE_PREFIX') });
         host.guardrails.setApprovedCallDispatcher(queue.dispatch);

@@ -1,6 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DEFAULT_SETTINGS, Guardrails, GuardrailsHost, startGuardrailsHost } from '@platform/guardrails';
 import { createRedisSubscriber } from '@platform/queue';
+import { Clock } from '@platform/runtime';
 import { PinoLogger } from 'nestjs-pino';
 import { OutputGuard } from '../chat/output-guard';
 import { KbConfig } from '../../config/kb-config';
@@ -26,8 +27,8 @@ interface KbGuardrailsHost extends GuardrailsHost {
   providers: [
     {
       provide: KB_GUARDRAILS_HOST,
-      inject: [KbConfig, PinoLogger],
-      useFactory: async (config: KbConfig, logger: PinoLogger): Promise<KbGuardrailsHost> => {
+      inject: [KbConfig, PinoLogger, Clock],
+      useFactory: async (config: KbConfig, logger: PinoLogger, clock: Clock): Promise<KbGuardrailsHost> => {
         const db = await openGuardrailsDatabase(config.get('DATABASE_URL'), config.get('KB_GUARDRAILS_DATABASE_NAME'));
         const subscriber = createRedisSubscriber(config.get('REDIS_URL'));
         const host = await startGuardrailsHost({
@@ -38,6 +39,7 @@ interface KbGuardrailsHost extends GuardrailsHost {
           sidecar: 'database',
           options: { approvalTtlMinutes: config.get('GUARDRAILS_APPROVAL_TTL_MINUTES') },
           onWarning: (message, err) => logger.warn({ err }, message),
+          clock,
         });
         return {
           ...host,
