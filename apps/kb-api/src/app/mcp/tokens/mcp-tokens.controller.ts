@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { PageQueryDto } from '../../admin/pagination';
 import { Can } from '../../auth/gates';
 import type { KbRequest } from '../../auth/kb-principal';
 import { RecordIdPipe } from '../../conversations/record-id';
 import { CreateMcpTokenDto } from './mcp-tokens.dto';
 import { McpTokensService } from './mcp-tokens.service';
+import { ValidationClockInterceptor } from './validation-clock';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiGuarded, ApiNotFound, ApiPage, ApiRowIdParam, ApiTenantHeader, ApiValidationFailed } from '../../api-docs';
 import { IssuedMcpTokenDto, McpTokenDto } from '../mcp-responses.dto';
@@ -31,6 +32,8 @@ export class McpTokensController {
   @ApiCreatedResponse({ description: 'Issued', type: IssuedMcpTokenDto })
   @ApiValidationFailed()
   @HttpCode(201)
+  // The body's expires_at must be after now by the app's Clock (CreateMcpTokenDto).
+  @UseInterceptors(ValidationClockInterceptor)
   issue(@Body() body: CreateMcpTokenDto, @Req() req: KbRequest) {
     return this.tokens.issue(req.kbPrincipal!.tenantId, req.kbPrincipal!.userId, body);
   }

@@ -2,11 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { MCP_SCOPES, McpScope } from '../mcp-scopes';
+import { validationClock } from './validation-clock';
 
+/** After now by the app's Clock (tests move it), on a route with ValidationClockInterceptor. */
 @ValidatorConstraint({ name: 'future' })
 class IsFuture implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && new Date(value).getTime() > Date.now();
+    return typeof value === 'string' && new Date(value).getTime() > validationClock().nowMs();
   }
 }
 
