@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigService } from '@nestjs/config';
+import { IamConfig } from '../../config/iam-config';
 import Redis from 'ioredis';
 import { CLIENT_CACHE_TTL_MS, ClientCache } from './client-cache';
 import { OAuthClient } from './oauth-client.entity';
@@ -24,7 +24,7 @@ describe('ClientCache (two replicas on one Redis)', () => {
   const replica = () => {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `${prefix}:` });
     connections.push(redis);
-    return new ClientCache(new ConfigService({ REDIS_PREFIX: prefix }), redis);
+    return new ClientCache(IamConfig.fromEnv({ REDIS_PREFIX: prefix }), redis);
   };
   let a: ClientCache;
   let b: ClientCache;
@@ -91,7 +91,7 @@ describe('ClientCache (two replicas on one Redis)', () => {
   it('reads through to the store while its subscription is down', async () => {
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true });
     connections.push(redis);
-    const offline = new ClientCache(new ConfigService({ REDIS_PREFIX: prefix }), redis);
+    const offline = new ClientCache(IamConfig.fromEnv({ REDIS_PREFIX: prefix }), redis);
     let loads = 0;
     // The duplicate connection has not subscribed yet: nothing may be served from memory.
     await offline.get('c5', async () => (loads++, row('c5')));
@@ -101,7 +101,7 @@ describe('ClientCache (two replicas on one Redis)', () => {
   });
 
   it('publishes from a process without the shared client (the CLI) over a connection of its own', async () => {
-    const cli = new ClientCache(new ConfigService({ REDIS_PREFIX: prefix, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }));
+    const cli = new ClientCache(IamConfig.fromEnv({ REDIS_PREFIX: prefix, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }));
     let loads = 0;
     await cli.get('c6', async () => (loads++, row('c6')));
     await cli.get('c6', async () => (loads++, row('c6')));

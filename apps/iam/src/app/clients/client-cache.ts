@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { PubSubInvalidatedCache } from '@platform/queue';
 import type Redis from 'ioredis';
+import { IamConfig } from '../../config/iam-config';
 import type { OAuthClient } from './oauth-client.entity';
 
 /**
@@ -22,14 +22,14 @@ export const CLIENT_CACHE_TTL_MS = 5000;
 export class ClientCache implements OnApplicationShutdown {
   private readonly cache: PubSubInvalidatedCache<OAuthClient>;
 
-  constructor(config: ConfigService, @Optional() @Inject(REDIS_CLIENT) redis?: Redis) {
-    const prefix = config.get<string>('REDIS_PREFIX');
+  constructor(config: IamConfig, @Optional() @Inject(REDIS_CLIENT) redis?: Redis) {
+    const prefix = config.get('REDIS_PREFIX');
     this.cache = new PubSubInvalidatedCache(redis, {
       name: 'ClientCache',
       channel: `${prefix ? `${prefix}:` : ''}iam:client-changed`,
       ttlMs: CLIENT_CACHE_TTL_MS,
       // Without the shared client (the CLI) changes are still announced, over a connection of its own.
-      publisherUrl: config.get<string>('REDIS_URL'),
+      publisherUrl: config.get('REDIS_URL'),
     });
   }
 

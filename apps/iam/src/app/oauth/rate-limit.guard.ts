@@ -1,8 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { applyRateLimitHeaders, RateLimitPolicy } from '@platform/contracts';
 import { RateCounter } from '@platform/queue';
+import { Clock } from '@platform/runtime';
 import type { Request, Response } from 'express';
+import { IamConfig } from '../../config/iam-config';
 import { OAuthError } from './oauth-error';
 
 const WINDOW_SEC = 60;
@@ -20,10 +21,11 @@ export class OAuthRateLimitGuard implements CanActivate {
   private readonly policy: RateLimitPolicy;
 
   constructor(
-    config: ConfigService,
+    config: IamConfig,
     private readonly counter: RateCounter,
+    private readonly clock: Clock,
   ) {
-    this.limit = config.get<number>('OAUTH_RATE_LIMIT', 60);
+    this.limit = config.get('OAUTH_RATE_LIMIT');
     this.policy = { name: 'oauth', quota: this.limit, windowSec: WINDOW_SEC };
   }
 
@@ -32,7 +34,7 @@ export class OAuthRateLimitGuard implements CanActivate {
     if (limit === 0) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-    const nowSec = Math.floor(Date.now() / 1000);
+    const nowSec = this.clock.nowSec();
     const window = Math.floor(nowSec / WINDOW_SEC);
     const key = `iam:rl:oauth:${req.ip}:${window}`;
     const { count } = await this.counter.take(key, WINDOW_SEC + 5);

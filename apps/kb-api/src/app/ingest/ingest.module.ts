@@ -1,9 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { QUEUES } from '@platform/contracts';
 import { DocumentOwnersRepository } from '../documents/document-owners.repository';
 import { ChunkEmbeddingsRepository } from '../retrieval/chunk-embeddings.repository';
+import { KbConfig } from '../../config/kb-config';
 import { vectorConfigFrom } from '../retrieval/vector-config';
 import { ChunkEmbedder } from '../retrieval/vector-embedder';
 import { documentStorageProvider } from './document-storage.provider';
@@ -17,8 +17,8 @@ import { IngestService } from './ingest.service';
 /** The indexer's embedder: only with an embedding provider configured (KB_EMBEDDINGS_PROVIDER). */
 const ingestEmbedderProvider: Provider = {
   provide: INGEST_EMBEDDER,
-  inject: [ChunkEmbeddingsRepository, ConfigService],
-  useFactory: (embeddings: ChunkEmbeddingsRepository, config: ConfigService): ChunkEmbedder | null => {
+  inject: [ChunkEmbeddingsRepository, KbConfig],
+  useFactory: (embeddings: ChunkEmbeddingsRepository, config: KbConfig): ChunkEmbedder | null => {
     const { provider } = vectorConfigFrom(config);
     return provider ? new ChunkEmbedder(embeddings, provider) : null;
   },

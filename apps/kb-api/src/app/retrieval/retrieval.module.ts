@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
 import { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
 import { ChunkSearchRepository } from './chunk-search.repository';
 import { RetrievalService } from './retrieval.service';
 import { RetrieveController } from './retrieve.controller';
 import { TermStatsRepository } from './term-stats.repository';
+import { KbConfig } from '../../config/kb-config';
 import { vectorConfigFrom } from './vector-config';
 import { VectorSearch } from './vector-search';
 
@@ -20,8 +20,8 @@ import { VectorSearch } from './vector-search';
     ChunkEmbeddingsRepository,
     {
       provide: VectorSearch,
-      useFactory: (embeddings: ChunkEmbeddingsRepository, config: ConfigService) => new VectorSearch(embeddings, vectorConfigFrom(config)),
-      inject: [ChunkEmbeddingsRepository, ConfigService],
+      useFactory: (embeddings: ChunkEmbeddingsRepository, config: KbConfig) => new VectorSearch(embeddings, vectorConfigFrom(config)),
+      inject: [ChunkEmbeddingsRepository, KbConfig],
     },
   ],
   exports: [RetrievalService],

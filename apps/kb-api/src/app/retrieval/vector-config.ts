@@ -1,6 +1,5 @@
-import type { ConfigService } from '@nestjs/config';
 import { createEmbeddingsProvider, EmbeddingsProvider } from '@platform/llm';
-import { kbEnv } from '../kb-config';
+import type { KbConfig } from '../../config/kb-config';
 
 export interface VectorConfig {
   /** Null when no provider is configured: retrieval and indexing stay lexical. */
@@ -66,8 +65,7 @@ const VECTOR_SETTINGS = [
   'KB_LLM_API_KEY',
 ] as const;
 
-/** The embedding settings from kb-api's validated config (the app's ConfigService). */
-export function vectorConfigFrom(config: ConfigService): VectorConfig {
-  const env = kbEnv(config);
-  return readVectorConfig(Object.fromEntries(VECTOR_SETTINGS.map((k) => [k, env.get(k) as string | number | undefined])));
+/** The embedding settings from kb-api's validated config. */
+export function vectorConfigFrom(config: KbConfig): VectorConfig {
+  return readVectorConfig(Object.fromEntries(VECTOR_SETTINGS.map((k) => [k, config.get(k) as string | number | undefined])));
 }
