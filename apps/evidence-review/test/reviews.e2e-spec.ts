@@ -101,6 +101,24 @@ describe('evidence-review HTTP API', () => {
     expect(unknown.body['error']['code']).toBe('unknown_profile');
   });
 
+  it("answers a refused body with every problem at the path the client sent, in the engine's words", async () => {
+    const bad = await call('POST', '/reviews', tokenA, { artifact_id: 'x', answer_text: ' ', claims: [{ id: 'c', text: 't', source_ids: ['', 's'] }, 'c'], colour: 'red', options: { dry_run: 'yes' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toEqual({
+      error: {
+        code: 'validation_error',
+        message:
+          'Invalid review request: Expected non-empty string at [answer_text]. Expected non-empty string at [claims.0.source_ids.0]. Expected an object at [claims.1]. Review option [dry_run] must be a boolean.',
+        details: [
+          { path: 'answer_text', message: 'Expected non-empty string at [answer_text].' },
+          { path: 'claims.0.source_ids.0', message: 'Expected non-empty string at [claims.0.source_ids.0].' },
+          { path: 'claims.1', message: 'Expected an object at [claims.1].' },
+          { path: 'options.dry_run', message: 'Review option [dry_run] must be a boolean.' },
+        ],
+      },
+    });
+  });
+
   it('refuses bodies over the configured limit with 413 and malformed JSON with 400', async () => {
     const big = request('big');
     big.artifact.answer_text = 'x'.repeat(30000);

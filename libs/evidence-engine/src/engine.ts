@@ -3,7 +3,6 @@ import { BudgetMeter, effectiveBudget } from './budget';
 import { EngineConfig, resolveEngineConfig, ResolvedEngineConfig } from './config';
 import { EvidenceError } from './errors';
 import { evidenceStrength } from './evidence-strength';
-import { isPlainObject, ProblemList } from './json';
 import { keywordChecks } from './keyword-checks';
 import { labelSource, TierLabel } from './labeling';
 import { refineSourceTiers, runHeavyCheck } from './llm-step';
@@ -107,7 +106,9 @@ export class ReviewEngine {
       findings,
       claim_verdicts: claimVerdicts(artifact.claims, findings),
       claim_gaps: orderedRecord(strength.gaps),
-      source_tiers: orderedRecord([...sourceTiers].map(([id, key]) => [id, this.tierObject(key)] as const)),
+      source_tiers: orderedRecord(
+        [...sourceTiers].map(([id, key]) => [id, this.tierObject(key)] as const),
+      ),
       risk_score: riskScore(verdict),
       budget: meter.usage(),
       reviewed_at: options.reviewed_at ?? this.clock.now().toISOString(),
@@ -139,15 +140,7 @@ export class ReviewEngine {
 
   /** labelTier plus the rule that decided it. */
   explainTier(source: unknown): TierLabel {
-    const problems = new ProblemList();
-    if (!isPlainObject(source)) {
-      throw EvidenceError.validation([
-        { path: '', message: 'Expected a JSON object at the top level.' },
-      ]);
-    }
-    const parsed = parseSource(source, '', problems);
-    if (!problems.empty) throw EvidenceError.validation(problems.items);
-    return labelSource(parsed, this.config);
+    return labelSource(parseSource(source), this.config);
   }
 
   /** Profiles by key, for GET /profiles. */

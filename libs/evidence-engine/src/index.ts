@@ -11,7 +11,15 @@ export type { EngineConfig, ResolvedEngineConfig } from './config';
 export type { ProfileConfig } from './profile-config';
 export type { TierConfig } from './tier-config';
 export type { TierHint } from './tier-hints';
-export { parseReviewRequest } from './request';
+export {
+  ArtifactDto,
+  BudgetCapsDto,
+  ClaimDto,
+  parseReviewRequest,
+  ReviewOptionsDto,
+  ReviewRequestDto,
+  SourceDto,
+} from './request';
 export { hostOf, labelSource } from './labeling';
 export type { LabelableSource, LabelingRules, LabelRule, TierLabel } from './labeling';
 export { containsKeyword } from './keyword-matcher';

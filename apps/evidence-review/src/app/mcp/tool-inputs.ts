@@ -5,7 +5,8 @@ import { JSONSchema } from 'class-validator-jsonschema';
 /**
  * The arguments of the evidence-review MCP tools, one DTO per tool: validated like a request body
  * (unknown arguments refused) and published in tools/list as the JSON Schema derived from the same
- * class. The engine checks the artifact itself; these only gate the shape.
+ * class. These only gate the shape: the assess arguments are then validated as a review request
+ * against the engine's ReviewRequestDto (parseReviewRequest), like an HTTP body or CLI input.
  */
 
 /** May be left out; sent, it must be valid (null too is refused: the schema's type has no null). */

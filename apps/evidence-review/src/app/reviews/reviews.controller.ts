@@ -1,18 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
-import { ReviewEngine, Verdict } from '@platform/evidence-engine';
+import { ReviewEngine, ReviewRequest, ReviewRequestDto, Verdict } from '@platform/evidence-engine';
 import { ApiPublic, hasMediaType, LeanRoute, ServedOpenApiDocument } from '@platform/runtime';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ProfileDto, ProfilesDto, TaxonomyDto } from './dto/catalog.dto';
 import { ApiEvidenceError, ApiEvidenceGuarded } from './dto/error-body.dto';
-import { ReviewRequestDto } from './dto/review-request.dto';
 import { MAX_PER_PAGE, ReviewListQuery } from './dto/review-list.query';
 import { ReviewPageDto } from './dto/review-page.dto';
 import { ReviewResultDto } from './dto/review-result.dto';
 import { EvidenceErrorFilter } from './evidence-error.filter';
 import { EvidenceQuery } from './evidence-query';
+import { ReviewRequestBody } from './review-request-body';
 import { ReviewsService } from './reviews.service';
 
 const tenantOf = (p: Principal) => p.tenantId ?? 'default';
@@ -41,7 +41,7 @@ export class ReviewsController {
   @ApiOperation({
     summary: 'Review an artifact',
     description:
-      "Labels each cited source's tier, runs the profile's deterministic checks (and, when enabled, the metered model step) and appends the result to the caller tenant's log unless `options.dry_run`. The body is parsed by the engine (reference §1.1); `details` names every bad field.",
+      "Labels each cited source's tier, runs the profile's deterministic checks (and, when enabled, the metered model step) and appends the result to the caller tenant's log unless `options.dry_run`. The body is validated against the engine's request DTO (reference §1.1); `details` names every bad field.",
   })
   @ApiBody({ type: ReviewRequestDto })
   @ApiCreatedResponse({ description: 'The review result', type: ReviewResultDto })
@@ -50,8 +50,8 @@ export class ReviewsController {
   @ApiEvidenceError(413, 'Body over EVIDENCE_MAX_BODY_BYTES')
   @ApiEvidenceError(422, 'Validation failed; details name each field')
   @ApiEvidenceError(503, 'The language model is unavailable')
-  review(@Body() body: unknown, @CurrentPrincipal() principal: Principal) {
-    return this.reviews.review(tenantOf(principal), body);
+  review(@ReviewRequestBody() request: ReviewRequest, @CurrentPrincipal() principal: Principal) {
+    return this.reviews.reviewRequest(tenantOf(principal), request);
   }
 
   @Get('reviews')

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EvidenceError, parseReviewRequest, ReviewEngine, ReviewResult } from '@platform/evidence-engine';
+import { EvidenceError, parseReviewRequest, ReviewEngine, ReviewRequest, ReviewResult } from '@platform/evidence-engine';
 import { ReviewListQuery, ReviewLogRepository } from './review-log.repository';
 
 /** Use cases of the HTTP adapter: the engine does the review, the log keeps it per tenant. */
@@ -10,8 +10,13 @@ export class ReviewsService {
     private readonly log: ReviewLogRepository,
   ) {}
 
-  async review(tenantId: string, body: unknown): Promise<ReviewResult> {
-    const request = parseReviewRequest(body);
+  /** Reviews an untrusted request (the MCP assess tool's arguments), validated here. */
+  async review(tenantId: string, input: unknown): Promise<ReviewResult> {
+    return this.reviewRequest(tenantId, parseReviewRequest(input));
+  }
+
+  /** Reviews a request already validated at the edge (POST /reviews' body). */
+  async reviewRequest(tenantId: string, request: ReviewRequest): Promise<ReviewResult> {
     // The caller's tenant, not the artifact's claim, decides where the review is logged.
     request.artifact.tenant_id = tenantId;
     const result = await this.engine.reviewRequest(request);

@@ -1,0 +1,159 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import {
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  registerDecorator,
+  ValidateIf,
+  ValidationOptions,
+} from 'class-validator';
+import { isPlainObject, wholeNumber } from '../json';
+import { Nested } from './dto-instance';
+
+/**
+ * The validation rules of the review request DTOs, each with the message the API answers with.
+ * Every field carries exactly one rule (which also says whether the field may be left out or
+ * null), so a field has at most one problem.
+ *
+ * `$path` in a message is the field's full path (`artifact.claims.0.id`): class-validator only
+ * knows the property name (`$property`), so the problem mapper (dto-problems.ts) fills it in.
+ */
+export const AT_PATH = '$path';
+
+/** A rule each item of a list must pass; its problems are reported at the items that break it. */
+export interface ItemRule {
+  test(item: unknown): boolean;
+  message: string;
+}
+
+/** The key of a list rule's ItemRule in its validation context (ValidationError.contexts). */
+export const ITEM_RULE = 'itemRule';
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
+const isNonEmptyText = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '';
+
+/** An ISO-8601 UTC instant that names a real moment (Date.parse rolls Feb 30 over to Mar 2). */
+function isUtcInstant(value: unknown): boolean {
+  if (typeof value !== 'string' || !ISO_UTC.test(value)) return false;
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
+function rule(
+  name: string,
+  test: (value: unknown) => boolean,
+  options: ValidationOptions,
+): PropertyDecorator {
+  return (target, property) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(property),
+      options,
+      validator: { validate: test },
+    });
+}
+
+/** Left out is fine; null, when sent, is judged by the field's rule. */
+const Omittable = () => ValidateIf((_object, value) => value !== undefined);
+
+/** A list (left out: empty) of items that each pass `item`; anything else is one problem. */
+function ListOf(name: string, listMessage: string, item: ItemRule): PropertyDecorator {
+  return applyDecorators(
+    Omittable(),
+    rule(name, (value) => Array.isArray(value) && value.every((v) => item.test(v)), {
+      message: listMessage,
+      context: { [ITEM_RULE]: item },
+    }),
+  );
+}
+
+/** Required: a string with something besides whitespace. */
+export const NonEmptyText = () =>
+  rule('nonEmptyText', isNonEmptyText, {
+    message: `Expected non-empty string at [${AT_PATH}].`,
+  });
+
+/** Left out, null or a non-empty string. */
+export const NonEmptyTextOrNull = () => applyDecorators(IsOptional(), NonEmptyText());
+
+/** Left out, null or any string (`""` included: it reads as null). */
+export const TextOrNull = () =>
+  applyDecorators(IsOptional(), IsString({ message: `Expected string or null at [${AT_PATH}].` }));
+
+/** Left out, null, `""` or one of `values` (the blank ones read as the default). */
+export const OneOfOrBlank = (values: readonly string[]) =>
+  applyDecorators(
+    IsOptional(),
+    IsIn(['', ...values], { message: `Expected one of ${values.join(', ')} at [${AT_PATH}].` }),
+  );
+
+/** Left out, null or a JSON object (any keys, not looked into). */
+export const JsonObjectOrNull = () =>
+  applyDecorators(
+    IsOptional(),
+    rule('jsonObject', isPlainObject, {
+      message: `Expected an object with string keys at [${AT_PATH}].`,
+    }),
+  );
+
+/** Required: an object, validated as `type`. */
+export const NestedObject = (type: () => Type<object>) =>
+  applyDecorators(
+    rule('object', isPlainObject, { message: `Expected an object at [${AT_PATH}].` }),
+    Nested(type),
+  );
+
+/** Left out, null or an object validated as `type`. */
+export const NestedObjectOrNull = (type: () => Type<object>) =>
+  applyDecorators(
+    IsOptional(),
+    rule('objectOrNull', isPlainObject, { message: `Expected an object or null at [${AT_PATH}].` }),
+    Nested(type),
+  );
+
+/** A list of objects, each validated as `type`; null or a map is refused. */
+export const ObjectList = (type: () => Type<object>) =>
+  applyDecorators(
+    ListOf('objectList', `Expected a list of objects at [${AT_PATH}].`, {
+      test: isPlainObject,
+      message: `Expected an object at [${AT_PATH}].`,
+    }),
+    Nested(type),
+  );
+
+/** A list of non-empty strings; null or a map is refused. */
+export const TextList = () =>
+  ListOf('textList', `Expected a list of non-empty strings at [${AT_PATH}].`, {
+    test: isNonEmptyText,
+    message: `Expected non-empty string at [${AT_PATH}].`,
+  });
+
+/** A review switch: left out or a boolean (no "true", no 1, no null). */
+export const ReviewFlag = () =>
+  applyDecorators(
+    Omittable(),
+    IsBoolean({ message: 'Review option [$property] must be a boolean.' }),
+  );
+
+/** A budget cap: left out, or a whole number ≥ 0 as a number or a string of digits. */
+export const BudgetCap = () =>
+  applyDecorators(
+    Omittable(),
+    rule('budgetCap', (value) => wholeNumber(value) !== null, {
+      message: 'Budget [$property] must be a whole number, zero or greater.',
+    }),
+  );
+
+/** Left out, null or an exact ISO-8601 UTC instant. */
+export const UtcInstant = () =>
+  applyDecorators(
+    IsOptional(),
+    rule('utcInstant', isUtcInstant, {
+      message:
+        'Review option [$property] must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z.',
+    }),
+  );

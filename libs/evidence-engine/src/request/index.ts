@@ -1,0 +1,9 @@
+export { parseReviewRequest, parseSource } from './parse-review-request';
+export {
+  ArtifactDto,
+  BudgetCapsDto,
+  ClaimDto,
+  ReviewOptionsDto,
+  ReviewRequestDto,
+  SourceDto,
+} from './review-request.dto';
