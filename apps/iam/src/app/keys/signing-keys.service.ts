@@ -53,7 +53,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
   /** The key that signs now; cached briefly. */
   async signer(): Promise<ActiveSigner> {
     const cached = this.cached;
-    const age = cached ? Date.now() - cached.loadedAt : Infinity;
+    const age = cached ? this.clock.nowMs() - cached.loadedAt : Infinity;
     if (cached && age < SIGNER_CACHE_MS) return cached.signer;
     // One load at a time; meanwhile a recently loaded signer keeps signing (its key stays
     // published through any rotation), so a reload never stalls the token endpoint.
@@ -75,7 +75,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
   }
 
   private async loadSigner(): Promise<ActiveSigner> {
-    const loadedAt = Date.now();
+    const loadedAt = this.clock.nowMs();
     const generation = this.generation;
     let active = await this.store.findActive();
     if (!active) {
@@ -92,7 +92,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
 
   /** Public keys of every next, active and retiring key: what verifiers must be able to use. */
   async publishedKeys(): Promise<JWK[]> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     if (this.jwksCache && now - this.jwksCache.loadedAt < SIGNER_CACHE_MS) return this.jwksCache.keys;
     const rows = await this.store.findPublished();
     const keys = rows.map((r) => r.publicJwk);

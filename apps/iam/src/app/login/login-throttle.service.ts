@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { SecretHasher } from '@platform/crypto';
 import { RateCounter } from '@platform/queue';
+import { IamConfig } from '../../config/iam-config';
 
 /**
  * Failed sign-in attempts counted in Redis (shared by replicas), per account and per client IP,
@@ -13,7 +13,7 @@ export class LoginThrottle {
   constructor(
     private readonly counter: RateCounter,
     private readonly hasher: SecretHasher,
-    private readonly config: ConfigService,
+    private readonly config: IamConfig,
   ) {}
 
   private keys(account: string, ip: string): [string, string] {
@@ -24,7 +24,7 @@ export class LoginThrottle {
     const window = this.windowSec();
     const [acct, byIp] = this.keys(account, ip);
     const [a, i] = await Promise.all([this.counter.peek(acct, window), this.counter.peek(byIp, window)]);
-    return a.count >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT', 5) || i.count >= this.config.get<number>('IAM_LOGIN_MAX_FAILURES_PER_IP', 50);
+    return a.count >= this.config.get('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT') || i.count >= this.config.get('IAM_LOGIN_MAX_FAILURES_PER_IP');
   }
 
   async fail(account: string, ip: string): Promise<void> {
@@ -39,6 +39,6 @@ export class LoginThrottle {
   }
 
   private windowSec(): number {
-    return this.config.get<number>('IAM_LOGIN_THROTTLE_WINDOW_SEC', 900);
+    return this.config.get('IAM_LOGIN_THROTTLE_WINDOW_SEC');
   }
 }
