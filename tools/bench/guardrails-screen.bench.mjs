@@ -1,19 +1,27 @@
 // Input screening through the library's facade (createGuardrails().screenInput, no audit store), the
 // path the middleware takes: normalization (base64 decoding on) and the default rules with the
 // facade's default matcher budget.
-//   node -r ./tools/swc-register.cjs tools/bench/guardrails-screen.bench.mjs [--count 20000]
+//   node -r ./tools/swc-register.cjs tools/bench/guardrails-screen.bench.mjs [--count 20000] [--busy 2]
 // Reports, per prompt kind, p50/p99 latency of sequential screens, screens/s of wall time, screens
 // per CPU second of the whole process (all threads: "on one core"), screens/s with every screen in
 // flight at once, with the classifier layer on (the default) and off; then the cost of the
-// classifier's scoring alone on the 2 KB prompt, and of a catastrophic user pattern, which must fail closed.
+// classifier's scoring alone on the 2 KB prompt; last, over a few screens each, the wall-clock cost
+// and outcome of a backtracking user pattern on a prompt where it runs away (must fail closed) and
+// on one where it is slow but ends (must pass). The matcher budgets its thread's CPU time where
+// /proc can be read (`budget_clock`): with --busy N (N sibling processes spinning on the cores
+// during that last part) the cut-off takes longer on the wall clock, and the slow prompt still passes.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const { createGuardrails, DEFAULT_SETTINGS, normalizeText } = require('@platform/guardrails');
 const { DEFAULT_CLASSIFIER } = require('../../libs/guardrails/src/screen/classifier/default-classifier.ts');
-const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' } } });
+const { platformThreadCpuTime } = require('../../libs/guardrails/src/screen/thread-cpu-time.ts');
+const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, busy: { type: 'string', default: '0' } } });
 const count = Number(values.count);
+const busy = Number(values.busy);
+const BACKTRACKING_SAMPLES = 5;
 
 const twoKb = (sentence) => sentence.repeat(Math.ceil(2048 / sentence.length)).slice(0, 2048);
 const withEnding = (text, ending) => text.slice(0, text.length - ending.length) + ending;
@@ -65,7 +73,12 @@ async function measure(prompt) {
   };
 }
 
-const report = { count, prompt_chars: PROMPTS.benign.length, ruleset_version: guardrails.rulesetVersion };
+const report = {
+  count,
+  prompt_chars: PROMPTS.benign.length,
+  ruleset_version: guardrails.rulesetVersion,
+  budget_clock: platformThreadCpuTime() ? 'matcher thread CPU time (/proc)' : 'wall-clock',
+};
 for (const [layers, over] of [['classifier_on', {}], ['classifier_off', { 'input_screen.classifier_enabled': false }]]) {
   guardrails.updateSettings({ ...settings, ...over });
   await guardrails.warmUp();
@@ -85,12 +98,38 @@ for (let i = 0; i < count; i++) {
 scoreTimes.sort((a, b) => a - b);
 report.classifier_score_only = { p50_ms: quantile(scoreTimes, 0.5), p99_ms: quantile(scoreTimes, 0.99) };
 
-// A user pattern with catastrophic backtracking on a matching-length input; the budget cuts it off.
+// A user pattern with catastrophic backtracking. On "a"×40 + "!" it runs away and the budget cuts it
+// off (the screen fails closed); on "a"×23 + "!" it gives up after about half the budget's worth of
+// CPU on an idle host, a slow but harmless prompt that must pass however busy the host is.
 guardrails.updateSettings({ ...settings, 'input_screen.patterns': { evil: '/^(a+)+$/' } });
-await guardrails.warmUp();
-const hostile = `${'a'.repeat(40)}!`;
-const t2 = process.hrtime.bigint();
-const evil = await guardrails.screenInput(hostile);
-report.catastrophic = { ms: Math.round(Number(process.hrtime.bigint() - t2) / 1e6), blocked: evil.blocked, rule_id: evil.rule_id };
+const BACKTRACKING = { catastrophic: `${'a'.repeat(40)}!`, slow_harmless: `${'a'.repeat(23)}!` };
+async function screenRepeatedly(prompt) {
+  const ms = [];
+  const outcomes = {};
+  for (let i = 0; i < BACKTRACKING_SAMPLES; i++) {
+    // A cut-off ends the thread: start the next one and compile the rules outside the timing.
+    await guardrails.warmUp();
+    const t = process.hrtime.bigint();
+    const { blocked, rule_id } = await guardrails.screenInput(prompt);
+    ms.push(Math.round(Number(process.hrtime.bigint() - t) / 1e6));
+    const outcome = blocked ? `blocked:${rule_id}` : 'passed';
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  }
+  return { ms, outcomes };
+}
+async function backtracking() {
+  const results = {};
+  for (const [kind, prompt] of Object.entries(BACKTRACKING)) results[kind] = await screenRepeatedly(prompt);
+  return results;
+}
+report.backtracking = await backtracking();
+if (busy > 0) {
+  const siblings = Array.from({ length: busy }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+  try {
+    report[`backtracking_with_${busy}_busy_siblings`] = await backtracking();
+  } finally {
+    for (const sibling of siblings) sibling.kill();
+  }
+}
 await guardrails.close();
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

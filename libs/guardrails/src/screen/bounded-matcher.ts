@@ -231,7 +231,10 @@ export class BoundedMatcher {
     return worker;
   }
 
-  /** Starts the head entry's budget; its checks run on a timer, never per rule or per entry. */
+  /**
+   * Starts the head entry's budget. Checks run on a timer and read the thread's CPU time only when
+   * one comes due, so an entry that ends before its first check (nearly every prompt) costs no read.
+   */
   private armTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
