@@ -189,7 +189,7 @@ export class RetrievalService {
     const grounded = groundingOf(
       groundingWeights(stats, chunks),
       adjacentTermPairs(question, terms),
-      shown.map((c) => ({ found: found.get(c.chunk_id) ?? [] })),
+      shown.map((c) => ({ found: found.get(c.chunk_id) ?? [], score: c.score })),
       PRIMARY,
     );
     shown.forEach((c, i) => (c.grounded = grounded[i]));
