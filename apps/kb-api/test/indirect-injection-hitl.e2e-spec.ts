@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { KB_GUARDRAILS } from '../src/app/guardrails/guardrails-token';
 import { Caller, callerWith } from './admin-support';
 import { KbClient } from './kb-fixtures';
+import { widgetCall } from './widget-support';
 import { startKb } from './kb-test-env';
 
 const INJECTED = `# Vendor onboarding
@@ -262,6 +263,69 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       expect((await api().call('GET', '/mcp/kb/calls/00000000-0000-4000-8000-000000000000', { token: mcpToken })).status).toBe(404);
       expect((await api().call('GET', '/mcp/kb/calls/not-a-uuid', { token: mcpToken })).status).toBe(404);
       expect((await api().call('GET', '/mcp/kb/calls/00000000-0000-4000-8000-000000000000')).status).toBe(401);
+    });
+  });
+
+  describe('a parked widget tool call', () => {
+    const SITE = 'https://shop.example.com';
+    let key: { id: number; public_key: string };
+    let otherKey: { id: number; public_key: string };
+    const createKey = async (label: string) => {
+      const r = await api().call('POST', '/api/admin/widget-keys', { token: superAdmin.token, body: { label, project_key: 'ops', allowed_origins: [SITE] } });
+      expect(r.status).toBe(201);
+      return { id: r.body.data.id as number, public_key: r.body.public_key as string };
+    };
+    const browser = (k: { public_key: string }, method: string, path: string, body?: unknown) => widgetCall(svc.url, method, path, { key: k.public_key, origin: SITE, body, ip: '10.7.0.1' });
+    const parkSearch = async () => {
+      const started = await browser(key, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
+      expect(started.status).toBe(200);
+      const sessionId = started.body.session.id as string;
+      const ran = await browser(key, 'POST', `/api/widget/sessions/${sessionId}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
+      expect(ran.body).toMatchObject({ type: 'tool_refused', reason: 'approval_required' });
+      const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
+      return { sessionId, approvalId };
+    };
+    const readCall = (sessionId: string, approvalId: string, k = key) => browser(k, 'GET', `/api/widget/sessions/${sessionId}/calls/${approvalId}`);
+
+    beforeAll(async () => {
+      await setSettings({ 'hitl.enabled': true, 'hitl.destructive_tools': ['kb_search'] });
+      [key, otherKey] = [await createKey('Ops'), await createKey('Other')];
+    });
+    afterAll(async () => {
+      await setSettings({ 'hitl.enabled': false });
+    });
+
+    it("reads back an approved call's result in the session that parked it, and nobody else's", async () => {
+      const { sessionId, approvalId } = await parkSearch();
+      const pending = await readCall(sessionId, approvalId);
+      expect(pending.status).toBe(200);
+      expect(pending.body.data).toMatchObject({ approval_id: approvalId, tool: 'kb_search', status: 'pending', result: null });
+
+      // Another session of the same key, another key, an unknown id and a malformed id are all unknown here.
+      const other = await browser(key, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>other</p>' } });
+      expect((await readCall(other.body.session.id, approvalId)).status).toBe(404);
+      expect((await readCall(sessionId, approvalId, otherKey)).status).toBe(404);
+      expect((await readCall(sessionId, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+      expect((await readCall(sessionId, 'not-a-uuid')).status).toBe(404);
+      expect((await widgetCall(svc.url, 'GET', `/api/widget/sessions/${sessionId}/calls/${approvalId}`, { origin: SITE })).status).toBe(401);
+
+      const note = await tokenFor(approvalId);
+      expect(note).toMatchObject({ tool: 'kb_search' });
+      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+      const done = await eventually(
+        async () => (await readCall(sessionId, approvalId)).body,
+        (b) => b?.data?.status === 'succeeded',
+        `widget call ${approvalId} to succeed`,
+      );
+      expect(done.data.result.results.map((r: { source_path: string }) => r.source_path)).toContain('vendors/payments.md');
+    });
+
+    it('a rejection ends the call with a clear result for the widget', async () => {
+      const { sessionId, approvalId } = await parkSearch();
+      const note = await tokenFor(approvalId);
+      expect((await api().call('POST', note!.reject_path, { token: superAdmin.token })).status).toBe(200);
+      const ended = (await readCall(sessionId, approvalId)).body.data;
+      expect(ended).toMatchObject({ status: 'rejected', result: { error: { code: 'approval_rejected' } } });
     });
   });
 });

@@ -3,7 +3,6 @@ import { ApiPropertySchema, DATE_TIME, nullable } from '../api-docs';
 import { KB_SERVER, MCP_SCOPES } from './mcp-scopes';
 
 /** The request and answer shapes of the MCP edge and its admin routes, as the document describes them. */
-const PARKED_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'rejected', 'expired'];
 const rpcId = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
 
 /** One JSON-RPC 2.0 message to /mcp/kb (a batch is an array of them). */
@@ -19,18 +18,6 @@ export class McpJsonRpcResponseDto {
   @ApiPropertySchema({ oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }) id!: string | number | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) result?: object;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: '`{code, message}`' }) error?: object;
-}
-
-export class ParkedToolCallDto {
-  @ApiProperty({ format: 'uuid' }) approval_id!: string;
-  @ApiProperty() tool!: string;
-  @ApiProperty({ enum: PARKED_STATUSES }) status!: string;
-  @ApiPropertySchema(nullable(DATE_TIME)) expires_at!: string | null;
-  @ApiPropertySchema({
-    oneOf: [{ type: 'object', additionalProperties: true, description: "The tool's result, or `{error: {code, message}}`" }, { type: 'null' }],
-  })
-  result!: object | null;
-  @ApiProperty() message!: string;
 }
 
 /** RFC 9728 protected resource metadata. */

@@ -128,6 +128,17 @@ export class ToolApprovalsService {
     return view(await this.settle(row));
   }
 
+  /**
+   * A call a widget session parked, brought up to date; null for any other call. Anonymous widget
+   * visitors share one principal, so the session (which the caller must be able to see) is what
+   * makes the call theirs.
+   */
+  async statusInWidgetSession(tenantId: string, widgetSessionId: string, approvalId: string): Promise<ParkedCallView | null> {
+    const row = await this.calls.byApproval(tenantId, approvalId);
+    if (!row || row.channel !== 'widget' || row.widget_session_id !== widgetSessionId) return null;
+    return view(await this.settle(row));
+  }
+
   /** An approver's decision by token, in the approver's tenant (a token of another tenant is unknown here). */
   async decide(tenantId: string, userId: string, token: string, decision: 'approve' | 'reject') {
     const row = isWellFormedApprovalToken(token) ? await this.calls.byTokenHash(tenantId, hashApprovalToken(token)) : null;

@@ -7,8 +7,9 @@ import { SessionIdPipe } from './session-id.pipe';
 import { WidgetAccessService } from './widget-access.service';
 import { IdentitySecretAuth, WidgetKeyGuard, WidgetRequest } from './widget-key.guard';
 import { WidgetSessionsService } from './widget-sessions.service';
-import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBody } from '../api-docs';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiData, ErrorBody } from '../api-docs';
+import { ParkedToolCallDto } from '../tool-approvals/dto/parked-tool-call.dto';
 import {
   WidgetCancelledDto,
   WidgetOpenSessionsDto,
@@ -138,6 +139,25 @@ export class WidgetPublicController {
   @HttpCode(200)
   execTool(@Param('id', sessionId) id: string, @Body() body: ExecToolDto, @Req() req: WidgetRequest, @Res({ passthrough: true }) res: Response) {
     return this.sessions.execTool(req.widget!, id, body, res);
+  }
+
+  @Get('sessions/:id/calls/:approvalId')
+  @ApiOperation({
+    summary: 'How a backend tool call this session parked for human approval ended',
+    description: [
+      'An `exec-tool` call of a tool in `hitl.destructive_tools` answers `tool_refused` with reason `approval_required` and `approval_id`;',
+      "the tenant's approvers are notified. This route answers `pending`, `running`, then `succeeded` with the tool's result (after the output guardrails",
+      'and the indirect-injection screen), or `failed`, `rejected`, `expired` with `result.error` (`approval_rejected`, `approval_expired`).',
+      "Only calls of this session, for a caller who may see the session: another session's call or an unknown id is a 404.",
+    ].join(' '),
+  })
+  @ApiWidgetCredentials()
+  @ApiWidgetSession()
+  @ApiParam({ name: 'approvalId', schema: { type: 'string', format: 'uuid' } })
+  @ApiData(ParkedToolCallDto, { description: 'The parked call' })
+  @ApiWidgetRefusals()
+  parkedCall(@Param('id', sessionId) id: string, @Param('approvalId') approvalId: string, @Req() req: WidgetRequest) {
+    return this.sessions.parkedCall(req.widget!, id, approvalId);
   }
 
   @Post('sessions/:id/cancel')

@@ -88,7 +88,7 @@ export class WidgetSessionsService {
     const tool = dto.tool;
     let session = await this.advance(caller, id, null, res);
     const args = dto.args ?? (session.pending_tool?.tool === tool ? session.pending_tool.args : {});
-    const run = await this.tools.run(tool, args, { tenantId: session.tenant_id, projectKey: session.project_key, principalId: caller.identity });
+    const run = await this.tools.run(tool, args, { tenantId: session.tenant_id, projectKey: session.project_key, principalId: caller.identity, sessionId: session.id });
     if (run.outcome === 'refused') {
       await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_refused', tool, args: maskPii(args), diagnostic: { reason: run.reason, violations: maskPii(run.violations) } });
       session = await this.sessions.setStatus(session.id, 'waiting_user', null);
@@ -98,6 +98,14 @@ export class WidgetSessionsService {
     await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_result', tool, args: maskPii(run.arguments), diagnostic: { source: 'backend', result_count: resultCount } });
     session = await this.sessions.setStatus(session.id, 'waiting_user', null);
     return { session: sessionView(session), type: 'tool_result', tool, result: run.result };
+  }
+
+  /** How a tool call this session parked for approval ended: pending, running, its result, or a rejection or expiry. */
+  async parkedCall(caller: WidgetCaller, id: string, approvalId: string) {
+    const session = await this.visible(caller, id);
+    const call = await this.tools.parkedCall(session.tenant_id, session.id, approvalId);
+    if (!call) throw new KbError(404, 'not_found', 'This session parked no tool call with this id.');
+    return { data: call };
   }
 
   async cancel(caller: WidgetCaller, id: string) {

@@ -27,6 +27,8 @@ interface WidgetScope {
   tenantId: string;
   projectKey: string;
   principalId: string | null;
+  /** The session a call runs for; a parked call is read back through it. */
+  sessionId?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export class WidgetToolsService {
         principalId: scope.principalId ?? 'widget:anonymous',
         userId: null,
         mcpTokenId: null,
-        widgetSessionId: null,
+        widgetSessionId: scope.sessionId ?? null,
         tool,
         arguments: verdict.arguments,
         scope: { project_key: scope.projectKey },
@@ -84,6 +86,11 @@ export class WidgetToolsService {
       };
     }
     return { outcome: 'executed', arguments: verdict.arguments, result: await this.execute(verdict.arguments, scope) };
+  }
+
+  /** A call the session parked, as it stands now (null for any other call). */
+  parkedCall(tenantId: string, sessionId: string, approvalId: string) {
+    return this.approvals.statusInWidgetSession(tenantId, sessionId, approvalId);
   }
 
   /** An approved parked call, in the kb worker: the same search and guardrails as a live call. */

@@ -7,7 +7,7 @@ import { McpRequest } from './mcp-caller';
 import { principalOf } from './mcp-tool-runner';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiData, ErrorBody } from '../../api-docs';
-import { ParkedToolCallDto } from '../mcp-responses.dto';
+import { ParkedToolCallDto } from '../../tool-approvals/dto/parked-tool-call.dto';
 
 /**
  * How an MCP tool call parked for approval ended, for its caller: the same credentials as /mcp/kb,
