@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import {
@@ -7,6 +7,7 @@ import {
   emptyOutputCounts,
   Guardrails,
   GuardrailsSettingsService,
+  KeysetPage,
   nestSettings,
   PostgresGuardrailsStores,
   totalOf,
@@ -15,11 +16,11 @@ import { Clock } from '@platform/runtime';
 import type { Request } from 'express';
 import { GUARDRAILS, GUARDRAILS_STORES } from '../runtime/guardrails-runtime.module';
 import { ApiMiddlewareGuard } from './api-middleware.guard';
-import { envelope, GuardrailsApiError, GuardrailsEnvelopeFilter } from './envelope';
+import { EndpointName, envelope, GuardrailsApiError, GuardrailsEnvelopeFilter } from './envelope';
 import { AuditListQuery, FirewallQuery, PageQuery, WindowQuery } from './dto/list-queries';
 import { ApprovalDecisionBody } from './dto/approval-decision-body';
 import * as schemas from './dto/response-schemas';
-import { ApiEnvelope, ApiEnvelopeError, ApiGuarded, ApiInvalidQuery } from './dto/response-schemas';
+import { ApiEnvelope, ApiEnvelopeError, ApiGuarded, ApiQueried } from './dto/response-schemas';
 import { settingsRefusal, SettingsUpdateBody, settingsValidationFailed } from './dto/settings-update-body';
 import { TryScreenBody, TrySanitizeBody } from './dto/try-bodies';
 import { EndpointBody, EndpointQuery } from './validated-input';
@@ -39,6 +40,11 @@ function windowOf(query: WindowQuery, now: Date, defaultDays: number, maxDays: n
   let from = query.from ?? new Date(to.getTime() - defaultDays * DAY);
   if (to.getTime() - from.getTime() > maxDays * DAY) from = new Date(to.getTime() - maxDays * DAY);
   return { from, to };
+}
+
+/** A keyset page in its endpoint's envelope: the rows' views under `key`, the next cursor, the limit asked for. */
+function pageEnvelope<Row>(name: EndpointName, key: string, page: KeysetPage<Row>, view: (row: Row) => unknown, limit: number) {
+  return envelope(name, { [key]: page.entries.map(view), next_cursor: page.next_cursor, limit });
 }
 
 /** What approving and rejecting a parked call share in the document: the token, the optional body, the answers. */
@@ -92,23 +98,17 @@ export class GuardrailsApiController {
 
   @Get('audit')
   @ApiOperation({ summary: 'Screened prompts, newest first (keyset pages)' })
-  @ApiQuery({ type: AuditListQuery })
-  @ApiEnvelope('audit-list', schemas.auditListData)
-  @ApiInvalidQuery('audit-list')
+  @ApiQueried('audit-list', AuditListQuery, schemas.auditListData)
   async auditList(@EndpointQuery('audit-list') q: AuditListQuery) {
-    const page = await this.stores.audit.list(q);
-    return envelope('audit-list', { entries: page.entries.map(auditListItem), next_cursor: page.next_cursor, limit: q.limit });
+    return pageEnvelope('audit-list', 'entries', await this.stores.audit.list(q), auditListItem, q.limit);
   }
 
   @Get('audit/trend')
   @ApiOperation({ summary: 'Per-UTC-day counts; total = blocked + allowed, observed ⊆ allowed', description: 'Default window: the trailing 30 days; at most 366.' })
-  @ApiQuery({ type: WindowQuery })
-  @ApiEnvelope('audit-trend', schemas.auditTrendData)
-  @ApiInvalidQuery('audit-trend')
+  @ApiQueried('audit-trend', WindowQuery, schemas.auditTrendData)
   async auditTrend(@EndpointQuery('audit-trend') query: WindowQuery) {
-    const { from, to } = windowOf(query, this.clock.now(), 30, 366);
-    const points = from <= to ? await this.stores.audit.trend({ from, to }) : [];
-    return envelope('audit-trend', { from: from.toISOString(), to: to.toISOString(), points });
+    const { from, to, found: points } = await this.overWindow(query, (w) => this.stores.audit.trend(w), () => []);
+    return envelope('audit-trend', { from, to, points });
   }
 
   @Get('audit/:id')
@@ -124,24 +124,27 @@ export class GuardrailsApiController {
 
   @Get('firewall')
   @ApiOperation({ summary: 'Tool-firewall rejections, newest first (keyset pages)' })
-  @ApiQuery({ type: FirewallQuery })
-  @ApiEnvelope('firewall', schemas.firewallData)
-  @ApiInvalidQuery('firewall')
+  @ApiQueried('firewall', FirewallQuery, schemas.firewallData)
   async firewall(@EndpointQuery('firewall') q: FirewallQuery) {
-    const page = await this.stores.firewallLog.list(q);
-    return envelope('firewall', { entries: page.entries.map(firewallItem), next_cursor: page.next_cursor, limit: q.limit });
+    return pageEnvelope('firewall', 'entries', await this.stores.firewallLog.list(q), firewallItem, q.limit);
   }
 
   @Get('output/stats')
   @ApiOperation({ summary: 'Output-sanitization counts over a window (default 30 days)', description: 'At most 366 days; an inverted window covers nothing.' })
-  @ApiQuery({ type: WindowQuery })
-  @ApiEnvelope('output-stats', schemas.outputStatsData)
-  @ApiInvalidQuery('output-stats')
+  @ApiQueried('output-stats', WindowQuery, schemas.outputStatsData)
   async outputStats(@EndpointQuery('output-stats') query: WindowQuery) {
+    const { from, to, found: counts } = await this.overWindow(query, (w) => this.stores.outputStats.totals(w), emptyOutputCounts);
+    return envelope('output-stats', { from, to, counts, total: totalOf(counts) });
+  }
+
+  /**
+   * The ends of a report's window (the trailing 30 days by default, at most 366) and what `read`
+   * finds in it. An inverted window is not swapped: it covers nothing, which `none` gives.
+   */
+  private async overWindow<T>(query: WindowQuery, read: (window: { from: Date; to: Date }) => Promise<T>, none: () => T) {
     const { from, to } = windowOf(query, this.clock.now(), 30, 366);
-    // An inverted window is not swapped: it covers nothing.
-    const counts = from <= to ? await this.stores.outputStats.totals({ from, to }) : emptyOutputCounts();
-    return envelope('output-stats', { from: from.toISOString(), to: to.toISOString(), counts, total: totalOf(counts) });
+    const found = from <= to ? await read({ from, to }) : none();
+    return { from: from.toISOString(), to: to.toISOString(), found };
   }
 
   @Get('approvals')
@@ -212,12 +215,9 @@ export class GuardrailsApiController {
 
   @Get('settings/changes')
   @ApiOperation({ summary: 'Append-only change log, newest first' })
-  @ApiQuery({ type: PageQuery })
-  @ApiEnvelope('settings-changes', schemas.settingsChangesData)
-  @ApiInvalidQuery('settings-changes')
+  @ApiQueried('settings-changes', PageQuery, schemas.settingsChangesData)
   async settingsChanges(@EndpointQuery('settings-changes') q: PageQuery) {
-    const page = await this.settings.listChanges(q);
-    return envelope('settings-changes', { changes: page.entries.map(settingChange), next_cursor: page.next_cursor, limit: q.limit });
+    return pageEnvelope('settings-changes', 'changes', await this.settings.listChanges(q), settingChange, q.limit);
   }
 
   @Post('try/screen')

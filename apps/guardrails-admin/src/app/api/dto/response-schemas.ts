@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { EndpointName, SCHEMA_VERSION } from '../envelope';
 
@@ -48,317 +48,218 @@ export const ApiGuarded = () =>
   );
 
 /** 422 for a malformed query parameter; data.errors names each one. */
-export const ApiInvalidQuery = (name: EndpointName) =>
+const ApiInvalidQuery = (name: EndpointName) =>
   ApiEnvelopeError(422, 'A query parameter is malformed; data.errors names each one', name);
 
-export const overviewData = {
+/** A GET that takes validated query parameters: the query, the answer in its envelope, the 422. */
+export const ApiQueried = (name: EndpointName, query: Type, data: object) =>
+  applyDecorators(ApiQuery({ type: query }), ApiEnvelope(name, data), ApiInvalidQuery(name));
+
+/** The schema builders the `data` schemas below share. */
+const objectOf = (properties: Record<string, object>) => ({ type: 'object', properties });
+const arrayOf = (items: object) => ({ type: 'array', items });
+/** `schema` or null, with an optional description. */
+const nullable = (schema: object, description?: string) => ({
+  oneOf: [schema, { type: 'null' }],
+  ...(description ? { description } : {}),
+});
+const str = { type: 'string' };
+const strings = arrayOf(str);
+const int = { type: 'integer' };
+const count = { type: 'integer', minimum: 0 };
+const bool = { type: 'boolean' };
+const dateTime = { type: 'string', format: 'date-time' };
+const stringOrNull = nullable(str);
+
+/** A keyset page: the rows under `key`, newest first; `next_cursor` asks for the next page. */
+const keysetPageOf = (key: string, item: object) => ({
   type: 'object',
-  properties: {
-    controls: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          key: { enum: ['tool_firewall', 'input_screen', 'output_handler', 'hitl'] },
-          label: { type: 'string' },
-          enabled: { type: 'boolean' },
-          mode: { enum: ['enforce', 'monitor', 'off'] },
-          posture: { enum: ['Engaged', 'Observing', 'Disabled'] },
-          spark: {
-            type: 'array',
-            items: { type: 'integer', minimum: 0 },
-            minItems: 12,
-            maxItems: 12,
-            description: 'Attempts per UTC hour; index 11 is the current hour',
-          },
-        },
+  required: [key, 'next_cursor', 'limit'],
+  properties: { [key]: arrayOf(item), next_cursor: nullable(int), limit: int },
+});
+
+/** A screened prompt as the audit list shows it; the detail adds the full prompt and the span. */
+const auditListEntry = objectOf({
+  id: int,
+  blocked: bool,
+  rule_id: stringOrNull,
+  ruleset_version: str,
+  prompt_preview: { type: 'string', description: 'At most 160 code points, then …' },
+  prompt_length: { type: 'integer', description: 'Code points of the stored prompt' },
+  errored: bool,
+  occurred_at: dateTime,
+  principal_id: nullable(
+    str,
+    'v1.x addition: whose attempt it was, where the host knew it (a screened document is `document:<id>`, a tool result `tool:<name>`)',
+  ),
+  tenant_id: nullable(
+    str,
+    'v1.x addition: the tenant of the attempt, where the host knew it (kb-api does); null otherwise',
+  ),
+});
+
+export const overviewData = objectOf({
+  controls: arrayOf(
+    objectOf({
+      key: { enum: ['tool_firewall', 'input_screen', 'output_handler', 'hitl'] },
+      label: str,
+      enabled: bool,
+      mode: { enum: ['enforce', 'monitor', 'off'] },
+      posture: { enum: ['Engaged', 'Observing', 'Disabled'] },
+      spark: {
+        type: 'array',
+        items: count,
+        minItems: 12,
+        maxItems: 12,
+        description: 'Attempts per UTC hour; index 11 is the current hour',
       },
-    },
-    counts_24h: {
+    }),
+  ),
+  counts_24h: objectOf({ attempts: count, blocked: count, allowed: count, observed: count }),
+  totals: objectOf({
+    attempts_24h: count,
+    blocked_24h: count,
+    observed_24h: count,
+    pending_approvals: count,
+  }),
+  ruleset_version: str,
+  generated_at: dateTime,
+});
+
+export const auditTrendData = objectOf({
+  from: str,
+  to: str,
+  points: arrayOf(
+    objectOf({
+      date: { type: 'string', format: 'date' },
+      total: count,
+      blocked: count,
+      allowed: count,
+      observed: count,
+    }),
+  ),
+});
+
+export const auditDetailData = objectOf({
+  entry: {
+    allOf: [
+      auditListEntry,
+      objectOf({
+        prompt: str,
+        errored_rule_ids: strings,
+        matched_span: nullable({
+          type: 'array',
+          items: count,
+          minItems: 2,
+          maxItems: 2,
+          description: '[start, end) UTF-8 byte offsets into prompt',
+        }),
+      }),
+    ],
+  },
+});
+
+export const firewallData = keysetPageOf(
+  'entries',
+  objectOf({
+    id: int,
+    tool: { type: 'string', description: "The tool's description (at most 200 characters)" },
+    tool_name: str,
+    principal_id: stringOrNull,
+    violations: {
       type: 'object',
-      properties: {
-        attempts: { type: 'integer', minimum: 0 },
-        blocked: { type: 'integer', minimum: 0 },
-        allowed: { type: 'integer', minimum: 0 },
-        observed: { type: 'integer', minimum: 0 },
-      },
+      additionalProperties: str,
+      description: 'At most 50 argument → reason entries',
     },
-    totals: {
-      type: 'object',
-      properties: {
-        attempts_24h: { type: 'integer', minimum: 0 },
-        blocked_24h: { type: 'integer', minimum: 0 },
-        observed_24h: { type: 'integer', minimum: 0 },
-        pending_approvals: { type: 'integer', minimum: 0 },
-      },
-    },
-    ruleset_version: { type: 'string' },
-    generated_at: { type: 'string', format: 'date-time' },
-  },
-};
+    violation_count: count,
+    enforced: bool,
+    occurred_at: dateTime,
+  }),
+);
 
-export const auditTrendData = {
-  type: 'object',
-  properties: {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    points: {
-      type: 'array',
-      items: {
+export const outputStatsData = objectOf({
+  from: str,
+  to: str,
+  counts: objectOf({
+    html_stripped: count,
+    markdown_sanitized: count,
+    structured_validation_failure: count,
+    pii_redaction: count,
+    pii: objectOf({ by_detector: { type: 'object', additionalProperties: count } }),
+  }),
+  total: count,
+});
+
+export const approvalListData = objectOf({
+  pending: arrayOf(
+    objectOf({
+      approval_id: str,
+      run_id: str,
+      step_name: str,
+      status: str,
+      expires_at: nullable(dateTime),
+      created_at: dateTime,
+      tool: { type: 'string', description: 'Empty when no sidecar row exists' },
+      arguments: {
         type: 'object',
-        properties: {
-          date: { type: 'string', format: 'date' },
-          total: { type: 'integer', minimum: 0 },
-          blocked: { type: 'integer', minimum: 0 },
-          allowed: { type: 'integer', minimum: 0 },
-          observed: { type: 'integer', minimum: 0 },
-        },
+        description: 'As rewritten by the tool firewall; {} when no sidecar row exists',
       },
-    },
+      requested_ago: str,
+      expires_in: stringOrNull,
+      tenant_id: nullable(
+        str,
+        'v1.x addition: the tenant of the parked call, where the host knew it (kb-api does)',
+      ),
+      principal_id: nullable(
+        str,
+        'v1.x addition: the caller the call was parked for, as the tool firewall saw it',
+      ),
+    }),
+  ),
+  hitl_available: bool,
+});
+
+export const settingsData = objectOf({ settings: { type: 'object' } });
+
+export const settingsUpdatedData = objectOf({
+  settings: { type: 'object' },
+  changed: strings,
+  dropped: strings,
+});
+
+export const settingsChangesData = keysetPageOf(
+  'changes',
+  objectOf({
+    id: int,
+    actor_id: stringOrNull,
+    key: str,
+    old_value: {},
+    new_value: {},
+    occurred_at: dateTime,
+  }),
+);
+
+export const tryScreenData = objectOf({
+  blocked: { type: 'boolean', description: 'A rule or the classifier matched (whatever the mode)' },
+  rule_id: stringOrNull,
+  refusal_message: stringOrNull,
+  ruleset_version: str,
+  classifier_score: nullable(
+    { type: 'number', minimum: 0, maximum: 1 },
+    'v1.x addition: the classifier score when it ran (no rule matched first and input_screen.classifier_enabled)',
+  ),
+});
+
+export const trySanitizeData = objectOf({ sanitized: str });
+
+export const auditListData = keysetPageOf('entries', auditListEntry);
+
+export const decisionData = objectOf({
+  decision: { enum: ['approved', 'rejected', 'failed', 'unavailable'] },
+  executed: { type: 'boolean', description: 'The call ran in this process' },
+  dispatched: {
+    type: 'boolean',
+    description: 'The call was handed to the host that owns the tool',
   },
-};
-
-export const auditDetailData = {
-  type: 'object',
-  properties: {
-    entry: {
-      allOf: [
-        {
-          type: 'object',
-          properties: {
-            id: { type: 'integer' },
-            blocked: { type: 'boolean' },
-            rule_id: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-            ruleset_version: { type: 'string' },
-            prompt_preview: { type: 'string', description: 'At most 160 code points, then …' },
-            prompt_length: { type: 'integer', description: 'Code points of the stored prompt' },
-            errored: { type: 'boolean' },
-            occurred_at: { type: 'string', format: 'date-time' },
-            principal_id: {
-              oneOf: [{ type: 'string' }, { type: 'null' }],
-              description:
-                'v1.x addition: whose attempt it was, where the host knew it (a screened document is `document:<id>`, a tool result `tool:<name>`)',
-            },
-            tenant_id: {
-              oneOf: [{ type: 'string' }, { type: 'null' }],
-              description:
-                'v1.x addition: the tenant of the attempt, where the host knew it (kb-api does); null otherwise',
-            },
-          },
-        },
-        {
-          type: 'object',
-          properties: {
-            prompt: { type: 'string' },
-            errored_rule_ids: { type: 'array', items: { type: 'string' } },
-            matched_span: {
-              oneOf: [
-                {
-                  type: 'array',
-                  items: { type: 'integer', minimum: 0 },
-                  minItems: 2,
-                  maxItems: 2,
-                  description: '[start, end) UTF-8 byte offsets into prompt',
-                },
-                { type: 'null' },
-              ],
-            },
-          },
-        },
-      ],
-    },
-  },
-};
-
-export const firewallData = {
-  type: 'object',
-  required: ['entries', 'next_cursor', 'limit'],
-  properties: {
-    entries: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          tool: { type: 'string', description: "The tool's description (at most 200 characters)" },
-          tool_name: { type: 'string' },
-          principal_id: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-          violations: {
-            type: 'object',
-            additionalProperties: { type: 'string' },
-            description: 'At most 50 argument → reason entries',
-          },
-          violation_count: { type: 'integer', minimum: 0 },
-          enforced: { type: 'boolean' },
-          occurred_at: { type: 'string', format: 'date-time' },
-        },
-      },
-    },
-    next_cursor: { oneOf: [{ type: 'integer' }, { type: 'null' }] },
-    limit: { type: 'integer' },
-  },
-};
-
-export const outputStatsData = {
-  type: 'object',
-  properties: {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    counts: {
-      type: 'object',
-      properties: {
-        html_stripped: { type: 'integer', minimum: 0 },
-        markdown_sanitized: { type: 'integer', minimum: 0 },
-        structured_validation_failure: { type: 'integer', minimum: 0 },
-        pii_redaction: { type: 'integer', minimum: 0 },
-        pii: {
-          type: 'object',
-          properties: {
-            by_detector: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
-          },
-        },
-      },
-    },
-    total: { type: 'integer', minimum: 0 },
-  },
-};
-
-export const approvalListData = {
-  type: 'object',
-  properties: {
-    pending: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          approval_id: { type: 'string' },
-          run_id: { type: 'string' },
-          step_name: { type: 'string' },
-          status: { type: 'string' },
-          expires_at: { oneOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
-          created_at: { type: 'string', format: 'date-time' },
-          tool: { type: 'string', description: 'Empty when no sidecar row exists' },
-          arguments: {
-            type: 'object',
-            description: 'As rewritten by the tool firewall; {} when no sidecar row exists',
-          },
-          requested_ago: { type: 'string' },
-          expires_in: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-          tenant_id: {
-            oneOf: [{ type: 'string' }, { type: 'null' }],
-            description:
-              'v1.x addition: the tenant of the parked call, where the host knew it (kb-api does)',
-          },
-          principal_id: {
-            oneOf: [{ type: 'string' }, { type: 'null' }],
-            description:
-              'v1.x addition: the caller the call was parked for, as the tool firewall saw it',
-          },
-        },
-      },
-    },
-    hitl_available: { type: 'boolean' },
-  },
-};
-
-export const settingsData = { type: 'object', properties: { settings: { type: 'object' } } };
-
-export const settingsUpdatedData = {
-  type: 'object',
-  properties: {
-    settings: { type: 'object' },
-    changed: { type: 'array', items: { type: 'string' } },
-    dropped: { type: 'array', items: { type: 'string' } },
-  },
-};
-
-export const settingsChangesData = {
-  type: 'object',
-  required: ['changes', 'next_cursor', 'limit'],
-  properties: {
-    changes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          actor_id: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-          key: { type: 'string' },
-          old_value: {},
-          new_value: {},
-          occurred_at: { type: 'string', format: 'date-time' },
-        },
-      },
-    },
-    next_cursor: { oneOf: [{ type: 'integer' }, { type: 'null' }] },
-    limit: { type: 'integer' },
-  },
-};
-
-export const tryScreenData = {
-  type: 'object',
-  properties: {
-    blocked: {
-      type: 'boolean',
-      description: 'A rule or the classifier matched (whatever the mode)',
-    },
-    rule_id: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-    refusal_message: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-    ruleset_version: { type: 'string' },
-    classifier_score: {
-      oneOf: [{ type: 'number', minimum: 0, maximum: 1 }, { type: 'null' }],
-      description:
-        'v1.x addition: the classifier score when it ran (no rule matched first and input_screen.classifier_enabled)',
-    },
-  },
-};
-
-export const trySanitizeData = { type: 'object', properties: { sanitized: { type: 'string' } } };
-
-export const auditListData = {
-  type: 'object',
-  required: ['entries', 'next_cursor', 'limit'],
-  properties: {
-    entries: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          blocked: { type: 'boolean' },
-          rule_id: { oneOf: [{ type: 'string' }, { type: 'null' }] },
-          ruleset_version: { type: 'string' },
-          prompt_preview: { type: 'string', description: 'At most 160 code points, then …' },
-          prompt_length: { type: 'integer', description: 'Code points of the stored prompt' },
-          errored: { type: 'boolean' },
-          occurred_at: { type: 'string', format: 'date-time' },
-          principal_id: {
-            oneOf: [{ type: 'string' }, { type: 'null' }],
-            description:
-              'v1.x addition: whose attempt it was, where the host knew it (a screened document is `document:<id>`, a tool result `tool:<name>`)',
-          },
-          tenant_id: {
-            oneOf: [{ type: 'string' }, { type: 'null' }],
-            description:
-              'v1.x addition: the tenant of the attempt, where the host knew it (kb-api does); null otherwise',
-          },
-        },
-      },
-    },
-    next_cursor: { oneOf: [{ type: 'integer' }, { type: 'null' }] },
-    limit: { type: 'integer' },
-  },
-};
-
-export const decisionData = {
-  type: 'object',
-  properties: {
-    decision: { enum: ['approved', 'rejected', 'failed', 'unavailable'] },
-    executed: { type: 'boolean', description: 'The call ran in this process' },
-    dispatched: {
-      type: 'boolean',
-      description: 'The call was handed to the host that owns the tool',
-    },
-    error: { type: 'string' },
-  },
-};
+  error: str,
+});
