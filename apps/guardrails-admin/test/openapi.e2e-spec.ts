@@ -1,42 +1,19 @@
-import { ServedOpenApiDocument } from '@platform/runtime';
-import { committedOpenApiDocument, pathParameterMismatches, undocumentedRoutes, unservedOperations } from '@platform/testing';
+import { describeOpenApiContract } from '@platform/testing';
 import { OPENAPI_ENV } from '../src/openapi-spec';
 import { startGuardrailsAdminWithIssuer } from './guardrails-test-env';
 
-type Doc = { paths: Record<string, object> };
-
-describe('guardrails-admin OpenAPI document (generated from the controllers and DTOs)', () => {
-  let running: Awaited<ReturnType<typeof startGuardrailsAdminWithIssuer>>;
-  let served: Doc;
-  beforeAll(async () => {
-    running = await startGuardrailsAdminWithIssuer(OPENAPI_ENV);
-    served = running.svc.app.get(ServedOpenApiDocument).document() as unknown as Doc;
-  });
-  afterAll(() => running?.stop());
-
-  // A new route fails the build until its controller documents it.
-  it('documents every route the app registers', () => {
-    expect(undocumentedRoutes(running.svc.app, served)).toEqual([]);
-  });
-
-  it('lists no operation the app does not serve', () => {
-    expect(unservedOperations(running.svc.app, served)).toEqual([]);
-  });
-
-  it('is committed unchanged at docs/api/guardrails-admin.openapi.json (npm run openapi)', () => {
-    expect(JSON.parse(JSON.stringify(served))).toEqual(committedOpenApiDocument('guardrails-admin'));
-  });
-
-  it('lists the routes under the default api.prefix, path parameters declared', () => {
-    expect(Object.keys(served.paths).filter((path) => !path.startsWith('/guardrails/api/'))).toEqual([]);
-    expect(pathParameterMismatches(served)).toEqual([]);
-  });
-
-  it('is served under the API prefix without a token, as generated', async () => {
-    const r = await fetch(`${running.svc.url}/guardrails/api/openapi.json`);
-    expect(r.status).toBe(200);
-    const body = (await r.json()) as { openapi: string };
-    expect(body.openapi).toBe('3.1.0');
-    expect(body).toEqual(JSON.parse(JSON.stringify(served)));
-  });
-});
+describeOpenApiContract(
+  'guardrails-admin OpenAPI document (generated from the controllers and DTOs)',
+  {
+    service: 'guardrails-admin',
+    servedAt: '/guardrails/api/openapi.json',
+    start: () => startGuardrailsAdminWithIssuer(OPENAPI_ENV),
+  },
+  (served) => {
+    it('lists the routes under the default api.prefix', () => {
+      expect(
+        Object.keys(served().paths).filter((path) => !path.startsWith('/guardrails/api/')),
+      ).toEqual([]);
+    });
+  },
+);

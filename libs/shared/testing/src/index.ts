@@ -4,6 +4,7 @@ export * from './service-suite';
 export * from './fake-openai-server';
 export * from './fake-anthropic-server';
 export * from './registered-routes';
+export * from './openapi-contract';
 export * from './filter-server';
 export * from './raw-http';
 export * from './dpop-key';
