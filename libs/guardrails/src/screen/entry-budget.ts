@@ -8,8 +8,8 @@ export const monotonicClock: ElapsedClock = { nowMs: () => performance.now() };
 /**
  * When the thread's CPU time is first looked at (or at half a smaller budget). An entry that ends
  * sooner, nearly every prompt, is never looked at. Each entry leaves its timer armed in the event
- * loop until it is due, so this is also how often a busy matcher wakes the main thread: every 2 ms
- * cost about 8% more CPU per screen in the benchmark, every 10 ms no measurable amount.
+ * loop until it is due, so this is also how often a busy matcher wakes the main thread: looking
+ * after 2 ms cost about 8% more CPU per matcher run on a loaded host, after 10 ms a few percent at most.
  */
 export const FIRST_LOOK_MS = 10;
 
@@ -35,7 +35,7 @@ export type BudgetCheck = { cutOff: string } | { nextCheckInMs: number };
  * CPU time in full. A wall-clock backstop, `BACKSTOP_FACTOR` times the budget and at least
  * `BACKSTOP_MIN_MS`, still ends an entry whose thread gets almost no CPU for that long.
  *
- * Without one (`cpuTime` null: no /proc on macOS or Windows), or as soon as a reading fails, the
+ * Without a CPU-time source (`cpuTime` null: no /proc on macOS or Windows), or as soon as a reading fails, the
  * budget is wall-clock time from the start of the entry, as before CPU time could be read.
  */
 export class EntryBudget {
