@@ -41,7 +41,7 @@ export interface GroundingParams {
 }
 
 export const GROUNDING: GroundingParams = {
-  maxUnknownShare: 0.35,
+  maxUnknownShare: 0.3,
   minCoverage: 0.4,
   maxMissedShare: 0.25,
   minScore: 0.2,
