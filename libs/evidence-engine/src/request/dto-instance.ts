@@ -34,7 +34,8 @@ function fieldsOf(dto: Function): string[] {
  * metadata reaches the review unchanged).
  *
  * Not class-transformer's plainToInstance: it copies every value, unknown fields included, and
- * throws on a JSON object with a "constructor" key, which a client may send anywhere.
+ * leaves the "constructor" and "__proto__" keys out of the copies of free-form objects (throwing
+ * on them where a field has no type metadata), so metadata would not reach the review as sent.
  */
 export function instantiate<T extends object>(dto: Type<T>, plain: Record<string, unknown>): T {
   const instance = new dto() as Record<string, unknown>;
