@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  IsEmail,
-  IsIn,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { PageParamsDto, PageQueryDto, trimmed } from '../admin/pagination';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { PageParamsDto, PageQueryDto } from '../admin/pagination';
+import { NewAccountEmail, NewAccountName, NewAccountPassword } from '../admin/users/admin-users.dto';
 import { TENANT_ID } from '../tenancy/tenants.repository';
 import type { TenantStatus } from './tenants-admin.repository';
 
@@ -30,23 +20,13 @@ export class ListTenantsQueryDto extends PageQueryDto {
 
 /** A tenant's admin account, created by a platform admin (the account's home tenant is that tenant). */
 export class TenantAdminDto {
-  @ApiProperty({ minLength: 1, maxLength: 255 })
-  @trimmed()
-  @IsString({ message: 'The name field is required.' })
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @NewAccountName()
   name!: string;
 
-  @ApiProperty({ format: 'email', maxLength: 255, description: 'Unique platform-wide (case-insensitive)' })
-  @trimmed()
-  @IsEmail({ require_tld: false }, { message: 'The email field must be a valid email address.' })
-  @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
+  @NewAccountEmail('Unique platform-wide (case-insensitive)')
   email!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 1024 })
-  @IsString({ message: 'The password field is required.' })
-  @MinLength(8, { message: 'The password must be at least 8 characters.' })
-  @MaxLength(1024, { message: 'The password must not be greater than 1024 characters.' })
+  @NewAccountPassword()
   password!: string;
 
   @ApiPropertyOptional({ enum: TENANT_ADMIN_ROLES, default: 'super-admin' })

@@ -22,8 +22,8 @@ export class InsightTotalsDto {
   mean_confidence!: number | null;
 }
 
-/** A stored snapshot as listed by the history: its totals only. */
-export class InsightHistoryEntryDto {
+/** What every stored snapshot shows first: its id, its period, who computed it and when. */
+class StoredInsightDto {
   @ApiProperty()
   id!: string;
 
@@ -38,29 +38,17 @@ export class InsightHistoryEntryDto {
 
   @ApiPropertySchema(DATE_TIME)
   created_at!: string;
+}
 
+/** A stored snapshot as listed by the history: its totals only. */
+export class InsightHistoryEntryDto extends StoredInsightDto {
   @ApiProperty({ type: () => InsightTotalsDto })
   totals!: InsightTotalsDto;
 }
 
 /** A stored snapshot with everything computed over its period. */
 @ApiExtraModels(InsightTotalsDto)
-export class InsightSnapshotDto {
-  @ApiProperty()
-  id!: string;
-
-  @ApiPropertySchema(DATE_TIME)
-  period_from!: string;
-
-  @ApiPropertySchema(DATE_TIME)
-  period_to!: string;
-
-  @ApiPropertySchema(nullable({ type: 'string' }))
-  computed_by!: string | null;
-
-  @ApiPropertySchema(DATE_TIME)
-  created_at!: string;
-
+export class InsightSnapshotDto extends StoredInsightDto {
   @ApiPropertySchema({
     type: 'object',
     properties: {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -18,6 +19,37 @@ import { PageQueryDto, queryBoolean, trimmed } from '../pagination';
 const EMAIL = { require_tld: false };
 const ROLE_LIST = `The selected roles are invalid (one of ${ROLES.join(', ')}).`;
 
+// The name, email and password of a new account, as every route that creates one (here and a
+// tenant's admins) takes them. A field's failures are reported in the order its checks are listed.
+
+/** 1 to 255 characters, trimmed. */
+export const NewAccountName = () =>
+  applyDecorators(
+    ApiProperty({ minLength: 1, maxLength: 255 }),
+    trimmed(),
+    MaxLength(255, { message: 'The name field must not be greater than 255 characters.' }),
+    IsNotEmpty({ message: 'The name field is required.' }),
+    IsString({ message: 'The name field is required.' }),
+  );
+
+/** An address (no TLD needed) of at most 255 characters, trimmed. */
+export const NewAccountEmail = (description: string) =>
+  applyDecorators(
+    ApiProperty({ format: 'email', maxLength: 255, description }),
+    trimmed(),
+    MaxLength(255, { message: 'The email field must not be greater than 255 characters.' }),
+    IsEmail(EMAIL, { message: 'The email field must be a valid email address.' }),
+  );
+
+/** 8 to 1024 characters, taken as sent. */
+export const NewAccountPassword = (description?: string) =>
+  applyDecorators(
+    ApiProperty({ minLength: 8, maxLength: 1024, ...(description ? { description } : {}) }),
+    MaxLength(1024, { message: 'The password must not be greater than 1024 characters.' }),
+    MinLength(8, { message: 'The password must be at least 8 characters.' }),
+    IsString({ message: 'The password field is required.' }),
+  );
+
 export class ListUsersQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: 'string', enum: ['true', 'false', '1', '0'], description: 'Only active (or only inactive) accounts' })
   @IsOptional()
@@ -32,23 +64,13 @@ export class ListUsersQueryDto extends PageQueryDto {
 }
 
 export class CreateUserDto {
-  @ApiProperty({ minLength: 1, maxLength: 255 })
-  @trimmed()
-  @IsString({ message: 'The name field is required.' })
-  @IsNotEmpty({ message: 'The name field is required.' })
-  @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
+  @NewAccountName()
   name!: string;
 
-  @ApiProperty({ format: 'email', maxLength: 255, description: 'Unique platform-wide (trimmed, case-insensitive)' })
-  @trimmed()
-  @IsEmail(EMAIL, { message: 'The email field must be a valid email address.' })
-  @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
+  @NewAccountEmail('Unique platform-wide (trimmed, case-insensitive)')
   email!: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 1024, description: 'Stored as an argon2id hash' })
-  @IsString({ message: 'The password field is required.' })
-  @MinLength(8, { message: 'The password must be at least 8 characters.' })
-  @MaxLength(1024, { message: 'The password must not be greater than 1024 characters.' })
+  @NewAccountPassword('Stored as an argon2id hash')
   password!: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, uniqueItems: true, maxItems: ROLES.length, default: [], description: 'Roles in the active tenant' })

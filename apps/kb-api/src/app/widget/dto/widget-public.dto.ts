@@ -1,9 +1,28 @@
+import { applyDecorators } from '@nestjs/common';
 import { MAX_SNAPSHOT_BYTES } from '../widget-catalog';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
 import { trimmed } from '../../admin/pagination';
 
 const URL_OPTIONS = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
+
+/** What the host page looks like now (bounded in bytes by the service, not here). */
+const HostSnapshot = () =>
+  applyDecorators(
+    ApiProperty({ type: 'object', additionalProperties: true, description: `The host page as the widget sees it (at most ${MAX_SNAPSHOT_BYTES / 1024} KiB as JSON)` }),
+    IsObject({ message: 'The snapshot field is required and must be an object.' }),
+  );
+
+/** What the visitor wrote, if anything; its failures are reported in the order the checks are listed. */
+const VisitorMessage = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 }),
+    IsOptional(),
+    trimmed(),
+    MaxLength(10_000, { message: 'The message field must not be greater than 10000 characters.' }),
+    IsNotEmpty({ message: 'The message field must not be empty.' }),
+    IsString({ message: 'The message field must be a string.' }),
+  );
 
 export class SetupQueryDto {
   @ApiPropertyOptional({ type: 'string', maxLength: 80, description: 'Expected skill name@N' })
@@ -21,17 +40,10 @@ export class SessionTokenDto {
 }
 
 export class StartSessionDto {
-  /** What the host page looks like now (bounded in bytes by the service, not here). */
-  @ApiProperty({ type: 'object', additionalProperties: true, description: `The host page as the widget sees it (at most ${MAX_SNAPSHOT_BYTES / 1024} KiB as JSON)` })
-  @IsObject({ message: 'The snapshot field is required and must be an object.' })
+  @HostSnapshot()
   snapshot!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
-  @IsOptional()
-  @trimmed()
-  @IsString({ message: 'The message field must be a string.' })
-  @IsNotEmpty({ message: 'The message field must not be empty.' })
-  @MaxLength(10_000, { message: 'The message field must not be greater than 10000 characters.' })
+  @VisitorMessage()
   message?: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'uri', maxLength: 2000 })
@@ -42,16 +54,10 @@ export class StartSessionDto {
 }
 
 export class StepDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: `The host page as the widget sees it (at most ${MAX_SNAPSHOT_BYTES / 1024} KiB as JSON)` })
-  @IsObject({ message: 'The snapshot field is required and must be an object.' })
+  @HostSnapshot()
   snapshot!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 })
-  @IsOptional()
-  @trimmed()
-  @IsString({ message: 'The message field must be a string.' })
-  @IsNotEmpty({ message: 'The message field must not be empty.' })
-  @MaxLength(10_000, { message: 'The message field must not be greater than 10000 characters.' })
+  @VisitorMessage()
   message?: string;
 
   /** The outcome of a host tool the page ran for the last tool_call. */
