@@ -9,8 +9,13 @@ import { Agent, request } from 'undici';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * Starts a built service. With BENCH_CPU_PROF_DIR set, the service writes a V8 CPU profile there
+ * when it stops (open it in Chrome DevTools).
+ */
 export function startDist(app, entry, env) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps', app, entry)], {
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/apps', app, entry)], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

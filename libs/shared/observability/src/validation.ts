@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError, ValidationFailedError } from './domain-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((e) => {
@@ -14,6 +15,7 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
  * (`documents.3.source_path: ...`), answered as 422 with `errors: [{field, message}]`.
  */
 export function createValidationPipe(status = 422): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
