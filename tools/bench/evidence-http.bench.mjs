@@ -2,7 +2,7 @@
 // local JWKS, autocannon POSTing a 3-claim review (dry run, so the log is not what is measured;
 // --logged writes every review to the log). The same requests run on the lean request path and,
 // with a query string, on the full Nest route, so both are measured under the same conditions.
-//   npm run build && node -r ./tools/swc-register.cjs tools/bench/evidence-http.bench.mjs [--logged]
+//   npm run build && node -r ./tools/swc-register.cjs tools/bench/evidence-http.bench.mjs [--logged] [--lean-only]
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { load, root, startDist, stop, waitReady } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { TestJwksIssuer } = require('@platform/testing');
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, logged: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, logged: { type: 'boolean', default: false }, 'lean-only': { type: 'boolean', default: false } } });
 
 const issuer = await new TestJwksIssuer().start();
 const env = {
@@ -43,7 +43,9 @@ const svc = startDist('evidence-review', 'main.js', env);
 try {
   await waitReady('http://127.0.0.1:3914/health/ready');
   const results = {};
-  for (const [path, url] of [['lean', 'http://127.0.0.1:3914/evidence-risk-review/reviews'], ['nest', 'http://127.0.0.1:3914/evidence-risk-review/reviews?via=nest']]) {
+  const paths = [['lean', 'http://127.0.0.1:3914/evidence-risk-review/reviews']];
+  if (!values['lean-only']) paths.push(['nest', 'http://127.0.0.1:3914/evidence-risk-review/reviews?via=nest']);
+  for (const [path, url] of paths) {
     const request = { url, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body };
     await load({ ...request, duration: 3, connections: Number(values.connections) });
     results[path] = await load({ ...request, duration: Number(values.duration), connections: Number(values.connections) }, svc.pid);

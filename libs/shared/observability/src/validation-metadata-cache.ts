@@ -22,7 +22,7 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
   const add = storage.addValidationMetadata.bind(storage);
-  let lookups = new Map<unknown, Map<string, ValidationMetadata[]>>();
+  let lookups = new Map<unknown, Map<string, Map<string | number, ValidationMetadata[]>>>();
   let groupings = new WeakMap<ValidationMetadata[], Record<string, ValidationMetadata[]>>();
 
   storage.addValidationMetadata = (metadata: ValidationMetadata): void => {
@@ -31,9 +31,13 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
     add(metadata);
   };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    const options = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups === undefined ? '\u0001' : groups.join('\u0000')}`;
-    let byOptions = lookups.get(target);
-    if (byOptions === undefined) lookups.set(target, (byOptions = new Map()));
+    // Keyed by class, then schema (nested objects pass their parent's class name), then options;
+    // the common calls (no groups) build no string.
+    const options = groups?.length ? `${always}\u0000${strictGroups}\u0000${groups.join('\u0000')}` : (always ? 1 : 0) + (strictGroups ? 2 : 0);
+    let bySchema = lookups.get(target);
+    if (bySchema === undefined) lookups.set(target, (bySchema = new Map()));
+    let byOptions = bySchema.get(schema);
+    if (byOptions === undefined) bySchema.set(schema, (byOptions = new Map()));
     let found = byOptions.get(options);
     if (found === undefined) byOptions.set(options, (found = lookup(target, schema, always, strictGroups, groups)));
     return found;
