@@ -254,13 +254,27 @@ export const RESOURCE_FACTORIES: Record<string, (r: ResourcesOfA) => Promise<Rou
     { kind: 'command_run', id: await r.commandRun() },
   ],
   '/api/admin/widget-sessions': async (r) => ({ id: await r.widgetSession() }),
-  '/api/widget/sessions': async (r) => ({ id: await r.widgetSession() }),
+  '/api/widget/sessions': async (r) => {
+    const id = await r.widgetSession();
+    return { id, approvalId: await widgetParkedCallOfA(r.a, id) };
+  },
   '/api/kb/promotion': async (r) => ({ approvalId: await r.promotion() }),
   '/api/notifications': async (r) => {
     await r.promotion();
     return { id: await first(r, 'a notification', '/api/notifications') };
   },
 };
+
+/** A backend tool call A's widget session parked, written as the widget channel parks one. */
+async function widgetParkedCallOfA(a: TenantA, sessionId: string): Promise<string> {
+  const approvalId = randomUUID();
+  await a.db.query(
+    `INSERT INTO kb_parked_tool_calls (tenant_id, approval_id, run_id, token_hash, channel, tool, arguments, principal_id, widget_session_id, expires_at)
+     VALUES ($1, $2, $3, $4, 'widget', 'kb_search', '{"query": "acme"}'::jsonb, 'widget:anonymous', $5, now() + interval '1 hour')`,
+    [a.tenant, approvalId, randomUUID(), createHash('sha256').update(randomBytes(24).toString('base64url'), 'utf8').digest('hex'), sessionId],
+  );
+  return approvalId;
+}
 
 let parked: Promise<{ token: string; approvalId: string }> | undefined;
 /**

@@ -28,6 +28,7 @@ const NOT_ROW_IDS: Record<string, string> = {
   'ToolApprovalsController.approve.token': 'a single-use approval token (base64url), checked by the service',
   'ToolApprovalsController.reject.token': 'a single-use approval token (base64url), checked by the service',
   'McpParkedCallsController.show.approvalId': 'a uuid, checked by the repository',
+  'WidgetPublicController.parkedCall.approvalId': 'a uuid, checked by the repository',
   'TenantsAdminController.addAdmin.tenant': 'a tenant slug (text)',
   'TenantsAdminController.show.tenant': 'a tenant slug (text)',
   'TenantsAdminController.suspend.tenant': 'a tenant slug (text)',
