@@ -49,9 +49,15 @@ export function instantiate<T extends object>(dto: Type<T>, plain: Record<string
   return instance as T;
 }
 
+/**
+ * What class-validator sees of a nested field: DTO instances only. A list item that is not an
+ * object becomes null (the list's rule reports it by its path alone); passing it on as sent would
+ * let class-validator walk client-built structures (arrays in arrays, thousands deep) and meet
+ * objects whose `constructor` key the client chose.
+ */
 function nestedValue(type: Type<object>, value: unknown): unknown {
   if (isPlainObject(value)) return instantiate(type, value);
   if (Array.isArray(value))
-    return value.map((item) => (isPlainObject(item) ? instantiate(type, item) : item));
+    return value.map((item) => (isPlainObject(item) ? instantiate(type, item) : null));
   return value;
 }

@@ -15,6 +15,25 @@ const flat = { artifact_id: 'a', answer_text: 'b' };
 
 /** What validating against ReviewRequestDto adds beside request.spec.ts (the contract itself). */
 describe('the review request DTO', () => {
+  it('refuses list items built to mislead the validator by their path alone: a chosen constructor, arrays thousands deep', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    expect(
+      problemsOf(() =>
+        parseReviewRequest({
+          ...flat,
+          claims: [[{ constructor: null }], [{ constructor: {} }], deep],
+          sources: [[{ constructor: { prototype: null } }]],
+        }),
+      ),
+    ).toEqual([
+      { path: 'claims.0', message: 'Expected an object at [claims.0].' },
+      { path: 'claims.1', message: 'Expected an object at [claims.1].' },
+      { path: 'claims.2', message: 'Expected an object at [claims.2].' },
+      { path: 'sources.0', message: 'Expected an object at [sources.0].' },
+    ]);
+  });
+
   it('places bad list items and the insides of good ones in list order', () => {
     expect(
       problemsOf(() =>

@@ -37,6 +37,13 @@ describe('cacheValidationMetadata', () => {
     expect(storage.getTargetValidationMetadatas(Child, '', false, false)).toBe(storage.getTargetValidationMetadatas(Child, '', false, false));
   });
 
+  it('remembers nothing for a target that is not a class (a JSON object may name its own constructor)', () => {
+    const storage = getMetadataStorage();
+    const chosen = { prototype: {} } as unknown as Function;
+    expect(storage.getTargetValidationMetadatas(chosen, '', false, false)).not.toBe(storage.getTargetValidationMetadatas(chosen, '', false, false));
+    expect(messages(Object.assign(new Holder(), { child: { constructor: { prototype: {} }, name: 'x' } }))).toBe(messages(Object.assign(new Holder(), { child: { constructor: { prototype: {} }, name: 'x' } })));
+  });
+
   it('keeps lookups apart by options and sees rules registered after a lookup', () => {
     const storage = getMetadataStorage();
     const plain = storage.getTargetValidationMetadatas(Child, '', false, false);

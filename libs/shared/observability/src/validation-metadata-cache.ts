@@ -22,7 +22,7 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
   const add = storage.addValidationMetadata.bind(storage);
-  let lookups = new Map<unknown, Map<string, Map<string | number, ValidationMetadata[]>>>();
+  let lookups = new Map<Function, Map<string, Map<string | number, ValidationMetadata[]>>>();
   let groupings = new WeakMap<ValidationMetadata[], Record<string, ValidationMetadata[]>>();
 
   storage.addValidationMetadata = (metadata: ValidationMetadata): void => {
@@ -31,6 +31,9 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
     add(metadata);
   };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    // Only classes are remembered: class-validator takes `object.constructor` as the target, and a
+    // parsed JSON object may carry a "constructor" key of the client's choosing.
+    if (typeof target !== 'function') return lookup(target, schema, always, strictGroups, groups);
     // Keyed by class, then schema (nested objects pass their parent's class name), then options;
     // the common calls (no groups) build no string.
     const options = groups?.length ? `${always}\u0000${strictGroups}\u0000${groups.join('\u0000')}` : (always ? 1 : 0) + (strictGroups ? 2 : 0);

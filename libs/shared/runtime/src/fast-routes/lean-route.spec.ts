@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import { request, Server } from 'node:http';
 import {
@@ -32,7 +33,7 @@ import {
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { IsInt, IsString, Max } from 'class-validator';
 import express, { Express, Request, Response } from 'express';
-import { map, of } from 'rxjs';
+import { map, Observable, of } from 'rxjs';
 import { mountedFastRoutes } from './fast-router';
 import { recordLeanAppSetup } from './lean-app-setup';
 import { hasMediaType, LeanRoute } from './lean-route.decorator';
@@ -79,6 +80,19 @@ class Envelope implements NestInterceptor {
   }
 }
 
+const requestScope = new AsyncLocalStorage<string>();
+
+/**
+ * Runs the rest of the chain inside an async-context scope, as a tenant scope or a request clock
+ * does: subscribing inside the scope, the pattern both paths carry (lean-route-handler.ts).
+ */
+@Injectable()
+class Scoped implements NestInterceptor {
+  intercept(_ctx: ExecutionContext, next: CallHandler) {
+    return new Observable((subscriber) => requestScope.run('scoped', () => next.handle().subscribe(subscriber)));
+  }
+}
+
 @Catch(Teapot)
 class TeapotFilter implements ExceptionFilter {
   catch(err: Teapot, host: ArgumentsHost) {
@@ -109,6 +123,14 @@ class ProbeController {
   @LeanRoute()
   observable() {
     return of({ observed: true });
+  }
+
+  @Get('scoped')
+  @LeanRoute()
+  @UseInterceptors(Scoped)
+  async scoped() {
+    await new Promise((resolve) => setImmediate(resolve));
+    return { scope: requestScope.getStore() ?? null };
   }
 
   @Get('passthrough')
@@ -158,6 +180,7 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'POST', headers: { ...json, 'x-refuse': '1' }, body: '{"name":"a","count":3}' },
   ],
   '/probe/observable': [{ method: 'GET' }, { method: 'GET', headers: { 'x-refuse': '1' } }],
+  '/probe/scoped': [{ method: 'GET' }],
   '/probe/passthrough': [{ method: 'GET' }],
   '/probe/itself': [{ method: 'GET' }],
   '/probe/fails': [{ method: 'GET', headers: { 'x-fail': 'teapot' } }, { method: 'GET', headers: { 'x-fail': 'http' } }, { method: 'GET' }],
@@ -213,7 +236,7 @@ describe('@LeanRoute(): one implementation per route', () => {
 
   it('mounts every @LeanRoute() method, and each has probes here', () => {
     expect(mountedFastRoutes(server).map((r) => `${r.method} ${r.path}`).sort()).toEqual(
-      ['GET /probe/fails', 'GET /probe/itself', 'GET /probe/observable', 'GET /probe/passthrough', 'POST /probe/echo'],
+      ['GET /probe/fails', 'GET /probe/itself', 'GET /probe/observable', 'GET /probe/passthrough', 'GET /probe/scoped', 'POST /probe/echo'],
     );
     expect(Object.keys(PROBES).sort()).toEqual(mountedFastRoutes(server).map((r) => r.path).sort());
   });
@@ -248,6 +271,8 @@ describe('@LeanRoute(): one implementation per route', () => {
     expect(JSON.parse(r.body)).toEqual({ data: { body: { name: 'a', count: 3 }, caller: 'caller:ada', tag: 't1', ip: '127.0.0.1' }, by: 'ProbeController' });
     expect((await answer(`${url}/probe/echo`, PROBES['/probe/echo']![2]!)).status).toBe(400);
     expect((await answer(`${url}/probe/fails`, { method: 'GET', headers: { 'x-fail': 'teapot' } })).status).toBe(418);
+    // An interceptor's async-context scope reaches the method on the lean path too.
+    expect(JSON.parse((await answer(`${url}/probe/scoped`, { method: 'GET' })).body)).toEqual({ data: { scope: 'scoped' }, by: 'ProbeController' });
   });
 });
 

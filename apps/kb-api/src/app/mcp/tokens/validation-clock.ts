@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Clock } from '@platform/runtime';
-import type { Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 
 /**
  * The Clock of the app handling the current request, for class-validator constraints that decide by
@@ -13,15 +13,16 @@ const requestClocks = new AsyncLocalStorage<Clock>();
 
 /**
  * Runs the route with the app's Clock as the validation clock. Interceptors run before pipes, and
- * Nest runs the pipes and the handler in the async context `next.handle()` was called in, so the
- * global validation pipe sees this Clock.
+ * the pipes and the handler run in the async context the rest of the chain is subscribed in, so
+ * the global validation pipe sees this Clock (on the Nest route and on a lean route alike).
  */
 @Injectable()
 export class ValidationClockInterceptor implements NestInterceptor {
   constructor(private readonly clock: Clock) {}
 
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return requestClocks.run(this.clock, () => next.handle());
+    // Subscribed inside the scope, so the pipes see the Clock on the lean request path too.
+    return new Observable((subscriber) => requestClocks.run(this.clock, () => next.handle().subscribe(subscriber)));
   }
 }
 
