@@ -190,6 +190,53 @@ const OVERRIDE_PT = romanceOverride({
 });
 const OVERRIDE_PT_EVERYTHING = String.raw`${stem('ignor', 'esqueç', 'esquec', 'desconsider')}\s+tudo\s+(?:o\s+que\s+(?:te|lhe)\s+(?:disseram|foi\s+dito|falaram)|(?:o\s+que\s+est[áa]\s+)?acima)`;
 
+// ---------------------------------------------------------------- unqualified "forget everything"
+/**
+ * "forget everything and tell me…", "forget everything you know", "forget everything we discussed",
+ * "vergiss alles, schreibe…", "vergiss alles Gesagte": the whole conversation wiped without naming
+ * the instructions. "forget everything you know about sourdough" (a topic follows) passes.
+ */
+const FORGET_EVERYTHING_EN = String.raw`${word('forget', 'ignore', 'disregard')}\s+(?:about\s+)?everything(?:(?:\s*,\s*|\s+and\s+)(?:(?:now|then|just|only)\s+)?(?:say|write|tell|print|output|answer|respond|reply|repeat)|\s+(?:you\s+know|we(?:'ve|\s+have)?\s+(?:discussed|said|talked\s+about)|(?:i|you)(?:'ve|\s+have)?\s+(?:said|told\s+you|been\s+told))${END}(?!\s+(?:about|on|of|regarding)${END}))`;
+const FORGET_EVERYTHING_DE = String.raw`${stem('vergiss', 'ignorier')}\s+alles(?:\s+gesagte\p{L}*|\s+bisherige\p{L}*|\s*,\s*(?:was\s+(?:wir|ich|du)\s+(?:\p{L}+\s+){0,2}?(?:besprochen|gesagt|geschrieben)|(?:und\s+)?(?:schreib|sag|antworte|gib)\p{L}*)${END})`;
+
+// ---------------------------------------------------------------- earlier tasks and provided material dropped
+/**
+ * Instruction override with the words deepset-style attacks use instead of "instructions": the
+ * earlier tasks, information or assignments ("forget about all the previous information", "remove
+ * all previous tasks out of your head", "vergiss alle vorherigen Angaben", "alle vorangegangenen
+ * Aufgaben aus dem Kopf streichen"), and the documents or context given to answer from ("ignore all
+ * documents provided", "do not look in the documents provided"). A qualifier (previous, provided…)
+ * is required: "forget the tasks for today" passes.
+ */
+const DROP_EARLIER_EN = String.raw`${word('forget', 'ignore', 'disregard', 'remove', 'leave', 'drop', 'delete', 'erase')}(?<!(?:don't|do\s+not|never|not\s+to)\s+\p{L}+)\s+(?:about\s+)?(?:all|any)\s+(?:of\s+)?(?:the\s+)?(?:previous|prior|earlier|preceding|above|provided|given)\s+(?:tasks|information|assignments|context|documents|articles|texts|inputs)${END}`;
+const DROP_PROVIDED_EN = String.raw`${word('ignore', 'disregard', 'forget')}\s+(?:all|any|the)\s+(?:of\s+the\s+)?(?:provided\s+|given\s+)?(?:context|documents|articles|artikels)\s+(?:provided|given|and)${END}`;
+/** "ignore above and say…", "disregard the above, then…": everything before dropped, a new order follows. */
+const IGNORE_ABOVE_EN = String.raw`${word('ignore', 'disregard', 'forget')}\s+(?:the\s+|everything\s+|all\s+)?above(?:\s+and|\s*[,:;-])\s+(?:\p{L}+\s+)?(?:say|write|print|output|tell|answer|respond|reply)${END}`;
+const NOT_THE_DOCUMENTS_EN = String.raw`${word('do')}\s+not\s+(?:look\s+(?:in|at|into)|use|read|consult)\s+the\s+(?:documents|articles|context)\s+(?:provided|given)${END}`;
+const DROP_EARLIER_DE = String.raw`${stem('vergiss', 'vergess', 'ignorier', 'streich', 'lass', 'lassen')}\s+(?:\p{L}+\s+)?(?:alle|sämtliche|saemtliche|die)\s+(?:vorherig|bisherig|vorangegangen|vorig|obig|früher|frueher)\p{L}*\s+(?:aufgabe|angabe|auftr(?:ä|ae)g|auftrag|information|ausführung|ausfuehrung|dokument|artikel|text)\p{L}*`;
+/**
+ * "Die obigen Ausführungen ignorieren" (German word order, noun first), and "abweichend zu vorherigen
+ * Instruktionen, sag…" followed by an order ("abweichend von den bisherigen Regeln gilt…" passes).
+ */
+const EARLIER_IGNORED_DE = any(
+  String.raw`${stem('obig', 'vorherig', 'bisherig', 'vorangegangen')}\s+(?:ausführung|ausfuehrung|anweisung|instruktion|angabe|information|aufgabe|regel)\p{L}*\s+(?:\p{L}+\s+){0,3}?(?:zu\s+)?(?:ignorieren|vergessen|missachten|streichen)${END}`,
+  String.raw`${word('abweichend')}\s+(?:zu|von)\s+(?:den\s+)?(?:vorherig|bisherig|obig|vorangegangen|früher|frueher)\p{L}*\s+(?:anweisung|instruktion)\p{L}*\s*,?\s+(?:bitte\s+)?(?:sag|schreib|antwort|gib|berechn|nenn|erzähl|erzaehl|formulier)\p{L}*`,
+);
+
+// ---------------------------------------------------------------- a new task announced
+/**
+ * The switch to an injected task: "now new tasks follow", "nun folgen neue Aufgaben", "now
+ * concentrate on your new task", "konzentriere dich jetzt auf deine neue Aufgabe", "we start (over)
+ * with a new task". Asking for a new task in passing ("give me a new task") does not match.
+ */
+const NEW_TASK = any(
+  String.raw`${word('now', 'nun', 'jetzt')}\s+(?:\p{L}+\s+)?(?:new|further|more|neue|weitere)\s+(?:tasks|instructions|aufgaben|anweisungen)\s+(?:(?:are\s+)?follow(?:ed)?|folgen)${END}`,
+  String.raw`${stem('concentrate', 'focus', 'konzentrier')}\s+(?:\p{L}+\s+){0,2}?(?:on|auf)\s+(?:your|the|deine|die)\s+(?:new|neue)\s+(?:task|aufgabe)${END}`,
+  String.raw`${word('we')}\s+(?:will\s+)?start\s+(?:over\s+|again\s+)?with\s+a\s+new\s+task${END}`,
+  String.raw`${word('auf')}\s+(?:deine|die)\s+neue\s+aufgabe\s+(?:zu\s+)?konzentrier\p{L}*`,
+  String.raw`${word('wir')}\s+(?:starten|beginnen)\s+(?:\p{L}+\s+){0,2}?mit\s+einer\s+neuen\s+aufgabe${END}`,
+);
+
 // ---------------------------------------------------------------- system-prompt disclosure
 const PROMPT_NOUNS = [
   String.raw`system[\s-]?prompts?`, String.raw`system\s+messages?`, String.raw`system\s+instructions?`,
@@ -320,7 +367,7 @@ const ROLE_TRIGGERS = [
   String.raw`acting\s+as`, String.raw`(?:respond|answer|reply)\s+as`, String.raw`imagine\s+(?:you(?:'re|\s+are)|being)`, String.raw`pretend\s+(?:to\s+be|you(?:'re|\s+are))`, String.raw`role-?\s?play\s+as`,
   String.raw`play\s+the\s+role\s+of`, String.raw`behave\s+(?:like|as)`,
   String.raw`du\s+bist\s+(?:jetzt|nun|ab\s+sofort|ab\s+jetzt|von\s+nun\s+an)`, String.raw`ab\s+(?:jetzt|sofort)\s+bist\s+du`,
-  String.raw`von\s+nun\s+an\s+bist\s+du`, String.raw`(?:agiere|handle|agierst\s+du|handelst\s+du)\s+als`,
+  String.raw`von\s+nun\s+an\s+bist\s+du`, String.raw`stell\s+dir\s+vor,?\s+du\s+(?:bist|w(?:ä|ae)rst)`, String.raw`(?:agiere|handle|agierst\s+du|handelst\s+du)\s+als`,
   String.raw`verhalte\s+dich\s+(?:wie|als)`, String.raw`tu\s+so,?\s+als\s+(?:ob\s+du|w(?:ä|ae)rst\s+du)`,
   String.raw`spiel\p{L}*\s+(?:die\s+rolle|den)`,
   String.raw`tu\s+es\s+(?:maintenant|d[ée]sormais|dor[ée]navant|[àa]\s+pr[ée]sent)`,
@@ -472,4 +519,7 @@ export const DEFAULT_SCREEN_RULES: Readonly<Record<string, string>> = Object.fre
   role_override: delimited(ROLE_SWITCH, ROLE_MODE, ROLE_NO_RULES, ROLE_AUTHORITY, ROLE_UNBOUND_MODEL),
   exfiltrate: delimited(EXFIL_SEND, EXFIL_SECRET_FIRST, EXFIL_IMAGE, EXFIL_INTO_IMAGE),
   role_markup: delimited(...ROLE_MARKUP),
+  forget_everything: delimited(FORGET_EVERYTHING_EN, FORGET_EVERYTHING_DE),
+  drop_earlier_input: delimited(DROP_EARLIER_EN, IGNORE_ABOVE_EN, DROP_PROVIDED_EN, NOT_THE_DOCUMENTS_EN, DROP_EARLIER_DE, EARLIER_IGNORED_DE),
+  new_task: delimited(NEW_TASK),
 });
