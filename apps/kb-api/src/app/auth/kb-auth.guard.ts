@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { authenticateWith } from '@platform/auth';
+import { authenticateWith, takeCredential } from '@platform/auth';
 import { requestIdOf, routePattern } from '../request-log/http-facts';
 import { KbError, KbMessage } from '../errors/kb-errors';
 import { CAPABILITIES, Capability, PLATFORM_ADMIN, TOKEN_ABILITIES } from '../identity/rbac';
@@ -59,13 +59,11 @@ export class KbAuthGuard extends AuthGuard() {
 
   override async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (this.meta<boolean>(KB_PUBLIC, ctx)) return true;
-    const req = ctx.switchToHttp().getRequest<KbRequest & { [CREDENTIAL_PROPERTY]?: KbCredential }>();
+    const req = ctx.switchToHttp().getRequest<KbRequest>();
     // The platform's probes and metrics (shared controllers) answer the orchestrator, not users.
     if (req.path === '/metrics' || req.path.startsWith('/health/')) return true;
     await super.canActivate(ctx);
-    const who = this.identify(req[CREDENTIAL_PROPERTY]!);
-    // Cleared, not deleted: a delete turns the request object into a slow dictionary for the rest of its life.
-    req[CREDENTIAL_PROPERTY] = undefined;
+    const who = this.identify(takeCredential<KbCredential>(req, CREDENTIAL_PROPERTY));
 
     if (this.meta<boolean>(KB_TOKEN_ONLY, ctx) && who.kind !== 'token') throw new KbMessage(403, 'This action needs a personal access token.');
     if (this.meta<boolean>(KB_USER_ONLY, ctx) && !who.userId) throw new KbMessage(403, 'This action needs a user.');

@@ -1,7 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { runAsTenant } from '@platform/database';
-import { Observable } from 'rxjs';
+import { handleInside } from '@platform/runtime';
+import type { Observable } from 'rxjs';
 import { KB_GLOBAL } from '../auth/gates';
 import { requestTenantOf } from './request-tenant';
 
@@ -19,7 +20,6 @@ export class TenantScopeInterceptor implements NestInterceptor {
     const platformWide = this.reflector.getAllAndOverride<boolean>(KB_GLOBAL, [ctx.getHandler(), ctx.getClass()]) === true;
     const tenant = requestTenantOf(ctx.switchToHttp().getRequest(), platformWide);
     if (tenant === undefined) return next.handle();
-    // Nest binds the handler to the async context current when handle() is called: call it inside.
-    return new Observable((subscriber) => runAsTenant(tenant, () => next.handle().subscribe(subscriber)));
+    return handleInside(next, (run) => runAsTenant(tenant, run));
   }
 }

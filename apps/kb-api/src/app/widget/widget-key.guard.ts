@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { authenticateWith } from '@platform/auth';
+import { authenticateWith, takeCredential } from '@platform/auth';
 import { RATE_LIMIT_EXPOSED_HEADERS } from '@platform/contracts';
 import type { Request, Response } from 'express';
 import { ThrottleService } from '../auth/throttle.service';
@@ -58,15 +58,13 @@ export class WidgetKeyGuard extends AuthGuard() {
   }
 
   override async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const req = ctx.switchToHttp().getRequest<WidgetRequest & { [CREDENTIAL_PROPERTY]?: WidgetCredential }>();
+    const req = ctx.switchToHttp().getRequest<WidgetRequest>();
     const res = ctx.switchToHttp().getResponse<Response>();
     const ip = req.ip ?? 'unknown';
     await this.limit(res, 'widget-ip', [ip], IP_REQUESTS_PER_MINUTE);
 
     await super.canActivate(ctx);
-    const { key, mode, origin, token } = req[CREDENTIAL_PROPERTY]!;
-    // Cleared, not deleted: a delete turns the request object into a slow dictionary.
-    req[CREDENTIAL_PROPERTY] = undefined;
+    const { key, mode, origin, token } = takeCredential<WidgetCredential>(req, CREDENTIAL_PROPERTY);
     this.allowCors(res, key, origin);
     await this.limit(res, 'widget-key', [key.id, ip], key.rate_limit);
     if (token?.kind === 'session' && !(await this.tokens.consume(token.id))) throw widgetTokenInvalid();

@@ -36,6 +36,19 @@ export function authenticateWith(...strategies: RegisteredStrategy[]): IAuthModu
 }
 
 /**
+ * The credential a guard's AuthGuard left on the request under `property` (getAuthenticateOptions),
+ * taken off it: the gates read it once, and handlers see only what the guard derives from it.
+ * Cleared rather than deleted: a delete turns the request object into a slow dictionary for the
+ * rest of its life.
+ */
+export function takeCredential<T>(req: object, property: string): T {
+  const holder = req as Record<string, unknown>;
+  const credential = holder[property] as T;
+  holder[property] = undefined;
+  return credential;
+}
+
+/**
  * `PassportStrategy(Strategy, name)` whose every object is also registered under its own instance
  * name, and leaves the registry once its app has shut down. Not earlier (onModuleDestroy): a
  * closing app still answers requests while it drains, until its HTTP server has closed, and those

@@ -111,9 +111,9 @@ async function activates(guards: CanActivate[], ctx: LeanExecutionContext): Prom
  * difference, kept for speed: Nest binds what follows each `next.handle()` to the async context
  * handle() was called in (an AsyncResource per interceptor, ≈ 10 µs each here); the lean path runs
  * it in the context it is subscribed in. An interceptor that scopes async context (an
- * AsyncLocalStorage) must therefore subscribe inside its scope, as TenantScopeInterceptor and
- * ValidationClockInterceptor do; returning `next.handle()` from inside `als.run()` reaches the
- * method on the Nest route only.
+ * AsyncLocalStorage) must therefore subscribe inside its scope (handleInside does), as
+ * TenantScopeInterceptor and ValidationClockInterceptor do; returning `next.handle()` from inside
+ * `als.run()` reaches the method on the Nest route only.
  */
 function intercept(interceptors: NestInterceptor[], ctx: LeanExecutionContext, run: () => Promise<unknown>): Promise<unknown> {
   const step = (i: number): Observable<unknown> => {

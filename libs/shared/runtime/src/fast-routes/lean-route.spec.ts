@@ -33,8 +33,9 @@ import {
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { IsInt, IsString, Max } from 'class-validator';
 import express, { Express, Request, Response } from 'express';
-import { map, Observable, of } from 'rxjs';
+import { map, of } from 'rxjs';
 import { mountedFastRoutes } from './fast-router';
+import { handleInside } from './handle-inside';
 import { recordLeanAppSetup } from './lean-app-setup';
 import { hasMediaType, LeanRoute } from './lean-route.decorator';
 import { LeanRoutesModule } from './lean-routes.module';
@@ -84,12 +85,12 @@ const requestScope = new AsyncLocalStorage<string>();
 
 /**
  * Runs the rest of the chain inside an async-context scope, as a tenant scope or a request clock
- * does: subscribing inside the scope, the pattern both paths carry (lean-route-handler.ts).
+ * does, through handleInside: the pattern both paths carry (lean-route-handler.ts).
  */
 @Injectable()
 class Scoped implements NestInterceptor {
   intercept(_ctx: ExecutionContext, next: CallHandler) {
-    return new Observable((subscriber) => requestScope.run('scoped', () => next.handle().subscribe(subscriber)));
+    return handleInside(next, (run) => requestScope.run('scoped', run));
   }
 }
 

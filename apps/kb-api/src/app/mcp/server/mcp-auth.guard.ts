@@ -1,6 +1,6 @@
 import { ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
-import { ACCESS_TOKEN_AUTHENTICATOR, AccessTokenAuthenticator, AUTH_RESOURCE, AuthFailure, AuthResource, authenticateWith, wwwAuthenticate } from '@platform/auth';
+import { ACCESS_TOKEN_AUTHENTICATOR, AccessTokenAuthenticator, AUTH_RESOURCE, AuthFailure, AuthResource, authenticateWith, takeCredential, wwwAuthenticate } from '@platform/auth';
 import type { Response } from 'express';
 import { PersonalAccessTokenCredential, PersonalAccessTokenStrategy } from '../../auth/strategies/personal-access-token.strategy';
 import { SessionCredential, SessionStrategy } from '../../auth/strategies/session.strategy';
@@ -49,13 +49,11 @@ export class McpAuthGuard extends AuthGuard() {
   }
 
   override async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const req = ctx.switchToHttp().getRequest<McpRequest & { [CREDENTIAL_PROPERTY]?: McpAcceptedCredential }>();
+    const req = ctx.switchToHttp().getRequest<McpRequest>();
     const res = ctx.switchToHttp().getResponse<Response>();
     try {
       await super.canActivate(ctx);
-      const caller = this.callerOf(req, req[CREDENTIAL_PROPERTY]!);
-      // Cleared, not deleted: a delete turns the request object into a slow dictionary.
-      req[CREDENTIAL_PROPERTY] = undefined;
+      const caller = this.callerOf(req, takeCredential<McpAcceptedCredential>(req, CREDENTIAL_PROPERTY));
       const status = await this.tenantStatus.status(caller.tenantId);
       if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
       if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');

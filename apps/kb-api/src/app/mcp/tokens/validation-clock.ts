@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Clock } from '@platform/runtime';
-import { Observable } from 'rxjs';
+import { Clock, handleInside } from '@platform/runtime';
+import type { Observable } from 'rxjs';
 
 /**
  * The Clock of the app handling the current request, for class-validator constraints that decide by
@@ -21,8 +21,7 @@ export class ValidationClockInterceptor implements NestInterceptor {
   constructor(private readonly clock: Clock) {}
 
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    // Subscribed inside the scope, so the pipes see the Clock on the lean request path too.
-    return new Observable((subscriber) => requestClocks.run(this.clock, () => next.handle().subscribe(subscriber)));
+    return handleInside(next, (run) => requestClocks.run(this.clock, run));
   }
 }
 
