@@ -1,6 +1,12 @@
-import { startWorker, WorkerHandle } from '@platform/runtime';
+import { Clock, startWorker, WorkerHandle } from '@platform/runtime';
 import { RunningService, TestJwksIssuer } from '@platform/testing';
 import { DataSource } from 'typeorm';
+import { SynonymsRepository } from '../src/app/admin-knowledge/curation/synonyms.repository';
+import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
+import { ChunkSearchRepository } from '../src/app/retrieval/chunk-search.repository';
+import { RetrievalService } from '../src/app/retrieval/retrieval.service';
+import { TermStatsRepository } from '../src/app/retrieval/term-stats.repository';
+import { VectorSearch } from '../src/app/retrieval/vector-search';
 import { createUser, KbClient } from './kb-fixtures';
 import { startKb } from './kb-test-env';
 
@@ -174,6 +180,47 @@ describe('POST /api/kb/retrieve', () => {
     expect((await remove(true)).status).toBe(200);
     expect(await df('month')).toBe(0);
     expect(await drift()).toEqual({ terms: 0, totals: 0 });
+  });
+
+  it('ranks from the in-memory index as the SQL path ranks, and sees a write at the next query', async () => {
+    // The same ranking without an in-memory index: every query ranked in SQL (KB_LEXICAL_INDEX_MAX_CHUNKS=0 does this in an app).
+    const sqlOnly = new RetrievalService(
+      new ChunkSearchRepository(db),
+      new TermStatsRepository(db),
+      new SynonymsRepository(db),
+      new VectorSearch(new ChunkEmbeddingsRepository(db), { provider: null, minSimilarity: 0.5 }),
+      new Clock(),
+    );
+    const heldChunks = async () => Number(/^kb_lexical_index_chunks(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${svc.url}/metrics`)).text())?.[1]);
+    // At most six words: on a corpus this small the SQL path's candidates are then every chunk holding one (its finders).
+    for (const query of ['When is a new signing key published?', 'backups kept thirty days', 'verifiers refetch unknown key id', 'restore rehearsed quarter']) {
+      const http = await retrieve({ query, top_k: 20 });
+      const sql = await sqlOnly.ranked('default', query, {}, 20);
+      expect(http.body.data.map((d: { chunk_id: number; score: number }) => [d.chunk_id, d.score])).toEqual(sql.chunks.map((c) => [c.chunk_id, c.score]));
+    }
+    expect(await heldChunks()).toBeGreaterThan(0);
+
+    const ingest = (content: string) => client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ project_key: 'ops', source_path: 'runbooks/failover.md', content }] } });
+    const paths = async (query: string) => (await retrieve({ query, top_k: 20 })).body.data.map((d: { source_path: string }) => d.source_path);
+    const indexedWith = async (word: string) => {
+      const deadline = Date.now() + 15_000;
+      while ((await db.query(`SELECT 1 FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id WHERE d.source_path = 'runbooks/failover.md' AND d.status = 'indexed' AND c.text LIKE $1`, [`%${word}%`])).length === 0) {
+        if (Date.now() > deadline) throw new Error('the worker did not index the document in time');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    expect((await ingest('# Failover\n\nThe standby region takes over within four minutes.\n')).status).toBe(202);
+    await indexedWith('standby');
+    expect(await paths('standby region takes over')).toContain('runbooks/failover.md');
+    expect((await ingest('# Failover\n\nPromoting the replica is a manual step.\n')).status).toBe(202);
+    await indexedWith('replica');
+    expect(await paths('standby region')).not.toContain('runbooks/failover.md');
+    expect(await paths('promoting the replica manually')).toContain('runbooks/failover.md');
+    const remove = (force: boolean) => client().call('DELETE', '/api/kb/documents', { token, body: { documents: [{ project_key: 'ops', source_path: 'runbooks/failover.md' }], force } });
+    expect((await remove(false)).status).toBe(200);
+    expect(await paths('promoting the replica manually')).not.toContain('runbooks/failover.md');
+    expect((await remove(true)).status).toBe(200);
+    expect(await paths('promoting the replica manually')).not.toContain('runbooks/failover.md');
   });
 
   it('keeps tenants apart: another tenant retrieves none of these chunks', async () => {

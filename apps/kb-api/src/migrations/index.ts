@@ -17,6 +17,7 @@ import { KbBm25TermStats1764225000000 } from './1764225000000-bm25-term-stats';
 import { KbIndirectInjection1764235000000 } from './1764235000000-indirect-injection';
 import { KbBm25StatsStatementTriggers1764245000000 } from './1764245000000-bm25-stats-statement-triggers';
 import { KbChunkTokenCount1764255000000 } from './1764255000000-chunk-token-count';
+import { KbChunkGenerations1764265000000 } from './1764265000000-chunk-generations';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   KbIndirectInjection1764235000000,
   KbBm25StatsStatementTriggers1764245000000,
   KbChunkTokenCount1764255000000,
+  KbChunkGenerations1764265000000,
 ];

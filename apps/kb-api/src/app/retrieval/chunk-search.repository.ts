@@ -33,9 +33,8 @@ export interface LexicalRanking {
   excludeFlagged: boolean;
 }
 
-/** A scored candidate: its fields, the finder's rank, BM25, the IDF weight of the terms it holds and which (1-based). */
+/** A scored candidate: its fields, BM25, the IDF weight of the terms it holds and which (1-based). */
 export type RankedCandidate = ChunkFields & {
-  rank: number;
   bm25: number;
   matched: number;
   found: number[];
@@ -109,7 +108,7 @@ export class ChunkSearchRepository {
        lx AS (SELECT * FROM unnest($4::text[], $6::text[], $7::int[]) AS l(language, lexeme, i))
        SELECT * FROM (
          SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text, x.chunk_hash,
-                x.flagged, x.rank::float8 AS rank,
+                x.flagged,
                 (SELECT coalesce(sum(f.idf * f.tf * (p.v[1] + 1) / (f.tf + p.v[1] * (1 - p.v[2] + p.v[2] * a.dl / p.v[5]))), 0)
                    FROM (SELECT ($5::float8[])[l.i] AS idf, sum(m.tf) AS tf
                            FROM unnest(a.lexemes, a.tfs) AS m(lexeme, tf) JOIN lx l ON l.lexeme = m.lexeme AND l.language = x.language::text
@@ -118,7 +117,7 @@ export class ChunkSearchRepository {
                 array(SELECT w.i::int FROM unnest(q.terms) WITH ORDINALITY AS w(tq, i) WHERE x.tv @@ w.tq ORDER BY w.i) AS found
            FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title, c.heading_path, c.text, c.chunk_hash,
-                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, c.tokens, t.rank
+                    c.injection_flagged AS flagged, c.language, c.tsv || ''::tsvector AS tv, c.tokens
                FROM (${r.tiers.map((_, i) => `SELECT id, rank FROM t${i}`).join(' UNION ALL ')}) t
                JOIN kb_chunks c ON c.id = t.id JOIN kb_documents d ON d.id = c.document_id OFFSET 0) x
            JOIN q ON q.cfg = x.language, p,
@@ -132,6 +131,39 @@ export class ChunkSearchRepository {
         params,
       ),
     );
+  }
+
+  /**
+   * Chunks ranked elsewhere (the in-memory index), read back in that order with the tenant, the
+   * document's state and every filter applied here, at most `perDocument` of a document and `limit`
+   * in all. `passed` counts the ranked chunks the filters let through.
+   */
+  async inOrder(
+    tenantId: string,
+    ids: number[],
+    filters: RetrievalFilters,
+    options: { excludeFlagged: boolean; perDocument: number; limit: number },
+  ): Promise<{ rows: ChunkFields[]; passed: number }> {
+    const params: unknown[] = [tenantId, ids];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const where = [`d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`, ...filterClauses(filters, p, { excludeFlagged: options.excludeFlagged })];
+    const rows: Array<ChunkFields & { passed: string }> = await this.db.query(
+      `SELECT y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title, y.heading_path, c.text, y.chunk_hash, y.flagged, y.passed
+         FROM (
+           SELECT c.id AS id, c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
+                  c.heading_path, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
+                  row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
+             FROM unnest($2::bigint[]) WITH ORDINALITY AS u(id, ord)
+             JOIN kb_chunks c ON c.id = u.id AND c.tenant_id = $1
+             JOIN kb_documents d ON d.id = c.document_id
+            WHERE ${where.join(' AND ')}) y
+         JOIN kb_chunks c ON c.id = y.id AND c.tenant_id = $1
+        WHERE y.nth <= ${Math.trunc(options.perDocument)}
+        ORDER BY y.ord
+        LIMIT ${Math.trunc(options.limit)}`,
+      params,
+    );
+    return { rows: rows.map(({ passed: _passed, ...r }) => r), passed: Number(rows[0]?.passed ?? 0) };
   }
 
   /**

@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
+import { METRICS_REGISTRY } from '@platform/observability';
+import { Gauge, Registry } from 'prom-client';
 import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
 import { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
 import { ChunkSearchRepository } from './chunk-search.repository';
+import { LexicalIndexRepository } from './lexical-index.repository';
+import { LexicalIndexes } from './lexical-indexes';
 import { RetrievalService } from './retrieval.service';
 import { RetrieveController } from './retrieve.controller';
 import { TermStatsRepository } from './term-stats.repository';
@@ -18,6 +22,25 @@ import { VectorSearch } from './vector-search';
     TermStatsRepository,
     SynonymsRepository,
     ChunkEmbeddingsRepository,
+    LexicalIndexRepository,
+    {
+      provide: LexicalIndexes,
+      useFactory: (repository: LexicalIndexRepository, config: KbConfig, registry?: Registry) => {
+        const indexes = new LexicalIndexes(repository, config.get('KB_LEXICAL_INDEX_MAX_CHUNKS'));
+        if (registry && !registry.getSingleMetric('kb_lexical_index_chunks')) {
+          new Gauge({
+            name: 'kb_lexical_index_chunks',
+            help: "Chunks held in this process's in-memory lexical index, over all tenants (KB_LEXICAL_INDEX_MAX_CHUNKS bounds it)",
+            registers: [registry],
+            collect() {
+              this.set(indexes.held);
+            },
+          });
+        }
+        return indexes;
+      },
+      inject: [LexicalIndexRepository, KbConfig, { token: METRICS_REGISTRY, optional: true }],
+    },
     {
       provide: VectorSearch,
       useFactory: (embeddings: ChunkEmbeddingsRepository, config: KbConfig) => new VectorSearch(embeddings, vectorConfigFrom(config)),

@@ -3,7 +3,9 @@ import { Clock } from '@platform/runtime';
 import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
 import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
-import { ChunkSearchRepository } from './chunk-search.repository';
+import { ChunkSearchRepository, LexicalRanking, RankedCandidate } from './chunk-search.repository';
+import type { IndexQueryTerm, LexicalIndex } from './lexical-index';
+import { LexicalIndexes } from './lexical-indexes';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
 import type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChunk, Retriever } from './retrieval-types';
@@ -15,6 +17,8 @@ import { fuseRetrieval, VectorSearch } from './vector-search';
 export type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChunk, Retriever } from './retrieval-types';
 
 const CANDIDATES = 100;
+/** Chunks the in-memory ranking sends back to SQL for the filters: enough that the filters rarely leave too few. */
+const IN_MEMORY_READ_BACK = 4 * CANDIDATES;
 /**
  * The ranking's parameters. BM25 (k1, b) over the chunk's title (weight A), heading path (B) and
  * text (D), a term's frequency counting an occurrence in the title `titleWeight` times and in the
@@ -66,6 +70,7 @@ export class RetrievalService {
     private readonly clock: Clock,
     @Optional() @Inject(RANKING_PARAMS) ranking?: Partial<RankingParams>,
     @Optional() private readonly indirect?: IndirectInjectionScreen,
+    @Optional() private readonly indexes?: LexicalIndexes,
   ) {
     this.ranking = { ...RANKING, ...ranking };
   }
@@ -120,7 +125,7 @@ export class RetrievalService {
     const alternatives = alternativesOf(terms, await synonymCache.setsOf(this.synonyms, this.clock, tenantId), filters.project_keys);
     const { k1, b, titleWeight, headingWeight, maxFinders, prefilter } = this.ranking;
     const operands = terms.map((t) => termQuery(t, alternatives.get(t)));
-    const { terms: stats, lexemes, avgLength, chunks, languages } = queryStatsOf(
+    const { terms: stats, lexemes, avgLength, chunks, languages, generation } = queryStatsOf(
       await this.termStats.lookup(
         tenantId,
         terms.flatMap((t, i) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])].map((w) => ({ i: i + 1, w }))),
@@ -146,7 +151,7 @@ export class RetrievalService {
     // matches nothing.
     const configs = TEXT_SEARCH_CONFIGS.filter((cfg) => languages.includes(cfg));
     if (configs.length === 0) return empty;
-    const rows = await this.chunks.rank(tenantId, {
+    const plan: LexicalRanking = {
       finder: finderTerms.join(' | '),
       terms: stats.map((s) => s.term),
       idfs: stats.map((s) => s.idf),
@@ -159,14 +164,19 @@ export class RetrievalService {
       limit: CANDIDATES,
       filters,
       excludeFlagged,
-    });
-    const maxRank = Math.max(0, ...rows.map((r) => r.rank));
+    };
+    // The in-memory index ranks every chunk holding a question term; it knows lexemes, not positions, so a question
+    // with a phrase synonym (matched as a phrase) is ranked in SQL.
+    const phrases = [...alternatives.values()].some((list) => list.some((words) => words.length > 1));
+    const index = this.indexes && !phrases ? await this.indexes.current(tenantId, generation, chunks) : undefined;
+    const rows = (index && (await this.rankInMemory(tenantId, index, plan, depth))) || (await this.chunks.rank(tenantId, plan));
+    const maxBm25 = Math.max(0, ...rows.map((r) => r.bm25));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
     // BM25's ceiling for this query: every term saturated. The score is BM25 over it, 0..1.
     const ceiling = totalWeight * (k1 + 1);
-    const scored = rows.map(({ rank, bm25, matched, found: _found, ...r }) => {
+    const scored = rows.map(({ bm25, matched, found: _found, ...r }) => {
       const coverage = matched / totalWeight;
-      const textScore = maxRank > 0 ? rank / maxRank : 0;
+      const textScore = maxBm25 > 0 ? bm25 / maxBm25 : 0;
       const score = ceiling > 0 ? Math.min(1, bm25 / ceiling) : 0;
       return {
         ...r,
@@ -201,7 +211,32 @@ export class RetrievalService {
       retrievers: ['lexical'],
     };
   }
+
+  /**
+   * BM25 over every chunk of the tenant holding a question term, from the in-memory index, then the
+   * best chunks read back with the filters applied in SQL. When the filters leave fewer chunks than
+   * the ranking needs while more were scored, answers undefined: the SQL path, whose candidates are
+   * found under the filters, ranks instead.
+   */
+  private async rankInMemory(tenantId: string, index: LexicalIndex, plan: LexicalRanking, depth: number): Promise<RankedCandidate[] | undefined> {
+    const terms: IndexQueryTerm[] = plan.idfs.map((idf, i) => ({ idf, lexemes: plan.lexemes.filter((l) => l.term === i) }));
+    const { hits, scored } = index.score(terms, plan.bm25, IN_MEMORY_READ_BACK);
+    const { rows } = await this.chunks.inOrder(tenantId, hits.map((h) => h.chunkId), plan.filters, {
+      excludeFlagged: plan.excludeFlagged,
+      perDocument: PER_DOCUMENT,
+      limit: plan.limit,
+    });
+    if (rows.length < Math.min(depth, scored) && scored > hits.length) return undefined;
+    const byId = new Map(hits.map((h) => [h.chunkId, h]));
+    return rows.map((r) => {
+      const hit = byId.get(r.chunk_id)!;
+      const found: number[] = [];
+      for (let i = 0; i < terms.length; i++) if (hit.found & (1 << i)) found.push(i + 1);
+      return { ...r, bm25: hit.bm25, matched: hit.matched, found };
+    });
+  }
 }
+
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
 

@@ -5,8 +5,9 @@ import type { TermStatsRow } from './term-stats';
 
 /**
  * The tenant's BM25 statistics (kb_term_stats, kb_chunk_totals; the chunk write triggers keep them):
- * each question word analysed under every language the tenant's live chunks use, with its df, and
- * each language's chunk and token totals.
+ * each question word analysed under every language the tenant's live chunks use, with its df, each
+ * language's chunk and token totals, and the counters of changes to the tenant's chunks
+ * (kb_chunk_generations) the in-memory index compares with, in the same round trip.
  */
 @Injectable()
 export class TermStatsRepository {
@@ -25,7 +26,10 @@ export class TermStatsRepository {
        SELECT 'lexeme' AS kind, lex.i, lex.language::text AS language, lex.lexeme, coalesce(s.df, 0)::text AS n, '0' AS tokens
          FROM lex LEFT JOIN kb_term_stats s ON s.tenant_id = $1 AND s.language = lex.language AND s.lexeme = lex.lexeme
        UNION ALL
-       SELECT 'total', 0, language::text, '', chunks::text, tokens::text FROM totals`,
+       SELECT 'total', 0, language::text, '', chunks::text, tokens::text FROM totals
+       UNION ALL
+       SELECT 'generation', 0, '', '', coalesce(max(g.generation), 0)::text, coalesce(max(g.epoch), 0)::text
+         FROM kb_chunk_generations g WHERE g.tenant_id = $1`,
       [tenantId, words.map((f) => f.i), words.map((f) => f.w)],
     );
   }

@@ -28,11 +28,17 @@ export interface QueryStats {
   avgLength: number;
   /** The text-search configurations the tenant's live chunks use. */
   languages: string[];
+  /** The tenant's chunk change counters when the statistics were read (kb_chunk_generations): the set of live chunks, and their content. */
+  generation: { chunks: number; epoch: number };
 }
 
-/** One row of the statistics lookup (term-stats.repository.ts): a question word's lexeme under one language and its df, or a language's totals. */
+/**
+ * One row of the statistics lookup (term-stats.repository.ts): a question word's lexeme under one
+ * language and its df, a language's totals, or the tenant's change counters (`n` the live-chunk
+ * generation, `tokens` the content epoch).
+ */
 export interface TermStatsRow {
-  kind: 'lexeme' | 'total';
+  kind: 'lexeme' | 'total' | 'generation';
   /** The question term (1-based) the lexeme stands for; 0 on a total. */
   i: number;
   language: string;
@@ -66,5 +72,11 @@ export function queryStatsOf(rows: TermStatsRow[], operands: string[]): QuerySta
     chunks,
     avgLength: chunks > 0 ? tokens / chunks : 0,
     languages: totals.map((r) => r.language),
+    generation: generationOf(rows),
   };
+}
+
+function generationOf(rows: TermStatsRow[]): { chunks: number; epoch: number } {
+  const row = rows.find((r) => r.kind === 'generation');
+  return { chunks: Number(row?.n ?? 0), epoch: Number(row?.tokens ?? 0) };
 }

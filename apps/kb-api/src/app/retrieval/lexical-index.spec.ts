@@ -1,0 +1,129 @@
+import { Bm25Params, IndexedChunkRow, IndexQueryTerm, LexicalIndex, parseTsvector } from './lexical-index';
+
+describe('parseTsvector', () => {
+  it('reads lexemes, positions and weights as Postgres writes them', () => {
+    expect(parseTsvector(`'cat':6 'titl':1A,3B,7 'whisker':8C`)).toEqual([
+      { lexeme: 'cat', title: 0, heading: 0, text: 1 },
+      { lexeme: 'titl', title: 1, heading: 1, text: 1 },
+      { lexeme: 'whisker', title: 0, heading: 0, text: 1 },
+    ]);
+  });
+
+  it('unescapes doubled quotes and backslashes, and counts a lexeme without positions once', () => {
+    expect(parseTsvector(`'a''b':1 'c\\\\d':2,3B 'x y':4 'bare'`)).toEqual([
+      { lexeme: "a'b", title: 0, heading: 0, text: 1 },
+      { lexeme: 'c\\d', title: 0, heading: 1, text: 1 },
+      { lexeme: 'x y', title: 0, heading: 0, text: 1 },
+      { lexeme: 'bare', title: 0, heading: 0, text: 1 },
+    ]);
+  });
+
+  it('answers nothing for an empty vector and refuses a malformed one', () => {
+    expect(parseTsvector('')).toEqual([]);
+    expect(() => parseTsvector(`cat':1`)).toThrow(/quote/);
+    expect(() => parseTsvector(`'cat`)).toThrow(/unterminated/);
+  });
+});
+
+/** A small deterministic corpus: lexemes from a fixed alphabet, a few in titles and headings, two languages. */
+function corpus(n: number): IndexedChunkRow[] {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+  return Array.from({ length: n }, (_, i) => {
+    const lexemes = new Map<string, string[]>();
+    const count = 3 + Math.floor(rnd() * 12);
+    for (let k = 0; k < count; k++) {
+      // Zipf-like: low word numbers are common.
+      const w = words[Math.floor(words.length * rnd() * rnd())];
+      const weight = rnd() < 0.1 ? 'A' : rnd() < 0.15 ? 'B' : '';
+      lexemes.set(w, [...(lexemes.get(w) ?? []), `${k + 1}${weight}`]);
+    }
+    const tsv = [...lexemes].map(([w, positions]) => `'${w}':${positions.join(',')}`).join(' ');
+    const tokens = [...lexemes.values()].reduce((s, p) => s + p.length, 0);
+    return { id: 1000 + i * 3, language: i % 5 === 0 ? 'german' : 'english', tokens, tsv };
+  });
+}
+
+/** BM25 as the SQL ranking computes it, chunk by chunk: the reference the index must agree with. */
+function reference(rows: IndexedChunkRow[], terms: IndexQueryTerm[], p: Bm25Params) {
+  return rows
+    .map((row) => {
+      const parsed = new Map(parseTsvector(row.tsv).map((e) => [e.lexeme, e]));
+      let bm25 = 0;
+      let matched = 0;
+      let found = 0;
+      terms.forEach((term, i) => {
+        let tf = 0;
+        for (const l of term.lexemes) {
+          const e = l.language === row.language ? parsed.get(l.lexeme) : undefined;
+          if (e) tf += e.title * p.titleWeight + e.heading * p.headingWeight + e.text;
+        }
+        if (tf === 0) return;
+        bm25 += (term.idf * tf * (p.k1 + 1)) / (tf + p.k1 * (1 - p.b + (p.b * row.tokens) / Math.max(1, p.avgLength)));
+        matched += term.idf;
+        found |= 1 << i;
+      });
+      return { chunkId: row.id, bm25, matched, found };
+    })
+    .filter((h) => h.found !== 0)
+    .sort((x, y) => y.bm25 - x.bm25 || y.matched - x.matched || x.chunkId - y.chunkId);
+}
+
+const params: Bm25Params = { k1: 1.8, b: 0.75, titleWeight: 2, headingWeight: 1.5, avgLength: 8 };
+const term = (idf: number, ...lexemes: Array<[string, string]>): IndexQueryTerm => ({ idf, lexemes: lexemes.map(([language, lexeme]) => ({ language, lexeme })) });
+
+describe('LexicalIndex', () => {
+  const rows = corpus(3000);
+  const queries: IndexQueryTerm[][] = [
+    [term(2.5, ['english', 'w30']), term(0.4, ['english', 'w1'])],
+    [term(1.2, ['english', 'w5'], ['german', 'w5']), term(3, ['english', 'w33'], ['english', 'w34']), term(0.1, ['english', 'w0'])],
+    [term(4, ['german', 'w12']), term(1, ['english', 'nothing'])],
+    Array.from({ length: 32 }, (_, i) => term(1 + i / 10, ['english', `w${i}`])),
+  ];
+
+  it('scores every chunk holding a term as the SQL ranking does, best first, for the top k and for all', () => {
+    const index = new LexicalIndex();
+    rows.forEach((r) => index.add(r));
+    for (const q of queries) {
+      const want = reference(rows, q, params);
+      const all = index.score(q, params, Infinity);
+      expect(all.scored).toBe(want.length);
+      expect(all.hits.map((h) => h.chunkId)).toEqual(want.map((h) => h.chunkId));
+      all.hits.forEach((h, i) => {
+        expect(h.bm25).toBeCloseTo(want[i].bm25, 9);
+        expect(h.matched).toBeCloseTo(want[i].matched, 9);
+        expect(h.found).toBe(want[i].found >>> 0);
+      });
+      for (const k of [1, 10, 57]) expect(index.score(q, params, k).hits.map((h) => h.chunkId)).toEqual(want.slice(0, k).map((h) => h.chunkId));
+    }
+  });
+
+  it('leaves its scratch state clean: the same query twice gives the same answer', () => {
+    const index = new LexicalIndex();
+    rows.forEach((r) => index.add(r));
+    const first = index.score(queries[1], params, 25);
+    index.score(queries[0], params, 25);
+    expect(index.score(queries[1], params, 25)).toEqual(first);
+  });
+
+  it('forgets removed chunks, before and after compaction, and takes new ones', () => {
+    const index = new LexicalIndex();
+    rows.forEach((r) => index.add(r));
+    const removed = new Set(rows.filter((_, i) => i % 3 !== 0).map((r) => r.id));
+    for (const id of removed) index.remove(id);
+    const kept = rows.filter((r) => !removed.has(r.id));
+    expect(index.size).toBe(kept.length);
+    for (const q of queries) expect(index.score(q, params, Infinity).hits.map((h) => h.chunkId)).toEqual(reference(kept, q, params).map((h) => h.chunkId));
+    const extra = { id: 99_999, language: 'english', tokens: 2, tsv: `'w30':1A 'w1':2` };
+    index.add(extra);
+    index.add(extra);
+    expect(index.size).toBe(kept.length + 1);
+    expect(index.score(queries[0], params, 1).hits[0].chunkId).toBe(99_999);
+    expect(index.has(99_999) && !index.has(rows[1].id)).toBe(true);
+  });
+
+  it('refuses more terms than a hit can record', () => {
+    expect(() => new LexicalIndex().score(Array.from({ length: 33 }, () => term(1, ['english', 'x'])), params, 10)).toThrow(/at most 32/);
+  });
+});

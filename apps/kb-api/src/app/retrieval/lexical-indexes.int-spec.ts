@@ -1,0 +1,124 @@
+import { DataSource } from 'typeorm';
+import { startKb } from '../../../test/kb-test-env';
+import type { Bm25Params, IndexQueryTerm, LexicalIndex } from './lexical-index';
+import { LexicalIndexRepository } from './lexical-index.repository';
+import { ChunkGeneration, LexicalIndexes } from './lexical-indexes';
+
+const params: Bm25Params = { k1: 1.8, b: 0.75, titleWeight: 2, headingWeight: 1.5, avgLength: 10 };
+const english = (lexeme: string): IndexQueryTerm[] => [{ idf: 1, lexemes: [{ language: 'english', lexeme }] }];
+
+describe('LexicalIndexes: in-memory indexes that follow every write to the chunks', () => {
+  let db: DataSource;
+  let stop: () => Promise<void>;
+  let repository: LexicalIndexRepository;
+
+  const generation = (tenant: string): Promise<ChunkGeneration> => repository.generationOf(tenant);
+  const liveChunks = async (tenant: string) => Number((await db.query(`SELECT coalesce(sum(chunks), 0)::int AS n FROM kb_chunk_totals WHERE tenant_id = $1`, [tenant]))[0].n);
+  const indexOf = async (indexes: LexicalIndexes, tenant: string) => indexes.current(tenant, await generation(tenant), await liveChunks(tenant));
+  const idsOf = (index: LexicalIndex | undefined) => [...(index?.chunkIds() ?? [])].sort((a, b) => a - b);
+  const chunkIds = async (tenant: string, path: string) =>
+    (await db.query(`SELECT c.id::float8 AS id FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id WHERE c.tenant_id = $1 AND d.source_path = $2 ORDER BY 1`, [tenant, path])).map(
+      (r: { id: number }) => r.id,
+    );
+  const addDocument = async (tenant: string, path: string, text: string) => {
+    const [{ id }] = await db.query(
+      `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, language, status)
+       VALUES ($1, 'p', $2, $2, $2, 'text/markdown', 'markdown', $2, 'english', 'indexed') RETURNING id`,
+      [tenant, path],
+    );
+    await db.query(
+      `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title)
+       SELECT $1, $2, o, NULL, $3 || ' part ' || o, md5($3 || o), 'english', $4 FROM generate_series(0, 1) o`,
+      [tenant, id, text, path],
+    );
+    return id as string;
+  };
+
+  beforeAll(async () => {
+    ({ db, stop } = await startKb());
+    repository = new LexicalIndexRepository(db);
+    await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('default', 'default'), ('other', 'Other') ON CONFLICT DO NOTHING`);
+    await addDocument('default', 'backups.md', 'Backups of the database run nightly');
+    await addDocument('default', 'restores.md', 'Restores are rehearsed every quarter');
+    await addDocument('other', 'secrets.md', 'Backups of the other tenant stay its own');
+  }, 60_000);
+
+  afterAll(async () => {
+    await stop?.();
+  });
+
+  it('counts every change to the live chunks: insert, delete, soft delete, restore, rewrite', async () => {
+    const g0 = await generation('default');
+    const other0 = await generation('other');
+    const id = await addDocument('default', 'counted.md', 'Counted');
+    const g1 = await generation('default');
+    expect(g1.chunks).toBeGreaterThan(g0.chunks);
+    await db.query(`UPDATE kb_documents SET deleted_at = now() WHERE id = $1`, [id]);
+    const g2 = await generation('default');
+    expect(g2.chunks).toBeGreaterThan(g1.chunks);
+    await db.query(`UPDATE kb_documents SET deleted_at = NULL WHERE id = $1`, [id]);
+    const g3 = await generation('default');
+    expect(g3.chunks).toBeGreaterThan(g2.chunks);
+    expect(g3.epoch).toBe(g0.epoch);
+    await db.query(`UPDATE kb_chunks SET language = language WHERE document_id = $1 AND tenant_id = 'default'`, [id]);
+    const g4 = await generation('default');
+    expect(g4.epoch).toBeGreaterThan(g3.epoch);
+    await db.query(`DELETE FROM kb_documents WHERE id = $1`, [id]);
+    expect((await generation('default')).chunks).toBeGreaterThan(g4.chunks);
+    // A document's title changing is no change to the chunks.
+    const g5 = await generation('default');
+    await db.query(`UPDATE kb_documents SET title = 'Renamed' WHERE tenant_id = 'default' AND source_path = 'backups.md'`);
+    expect(await generation('default')).toEqual(g5);
+    expect(await generation('other')).toEqual(other0);
+  });
+
+  it("holds a tenant's live chunks only, and follows inserts, deletes, soft deletes, restores and rewrites at the next query", async () => {
+    const indexes = new LexicalIndexes(repository, 1_000);
+    const index = await indexOf(indexes, 'default');
+    const expected = [...(await chunkIds('default', 'backups.md')), ...(await chunkIds('default', 'restores.md'))].sort((a, b) => a - b);
+    expect(idsOf(index)).toEqual(expected);
+    expect(index!.score(english('backup'), params, 10).hits).toHaveLength(2);
+
+    const id = await addDocument('default', 'drills.md', 'Failover drills happen monthly');
+    const drills = await chunkIds('default', 'drills.md');
+    expect(idsOf(await indexOf(indexes, 'default'))).toEqual([...expected, ...drills].sort((a, b) => a - b));
+    expect((await indexOf(indexes, 'default'))!.score(english('drill'), params, 10).hits.map((h) => h.chunkId).sort((a, b) => a - b)).toEqual(drills);
+
+    await db.query(`UPDATE kb_documents SET deleted_at = now() WHERE id = $1`, [id]);
+    expect(idsOf(await indexOf(indexes, 'default'))).toEqual(expected);
+    await db.query(`UPDATE kb_documents SET deleted_at = NULL WHERE id = $1`, [id]);
+    expect(idsOf(await indexOf(indexes, 'default'))).toEqual([...expected, ...drills].sort((a, b) => a - b));
+
+    // A rewrite in place (here: analysed as 'simple', which keeps "drills" unstemmed) reloads the tenant.
+    await db.query(`UPDATE kb_chunks SET language = 'simple' WHERE document_id = $1 AND tenant_id = 'default'`, [id]);
+    const rewritten = await indexOf(indexes, 'default');
+    expect(rewritten!.score([{ idf: 1, lexemes: [{ language: 'simple', lexeme: 'drills' }] }], params, 10).hits).toHaveLength(2);
+    expect(rewritten!.score(english('drill'), params, 10).hits).toHaveLength(0);
+
+    await db.query(`DELETE FROM kb_documents WHERE id = $1`, [id]);
+    expect(idsOf(await indexOf(indexes, 'default'))).toEqual(expected);
+    expect(indexes.held).toBe(expected.length);
+  });
+
+  it('keeps tenants apart and within the budget, and ranks in SQL when a tenant does not fit', async () => {
+    const indexes = new LexicalIndexes(repository, 5);
+    expect([await liveChunks('default'), await liveChunks('other')]).toEqual([4, 2]);
+    const mine = await indexOf(indexes, 'default');
+    const theirs = await indexOf(indexes, 'other');
+    expect(idsOf(theirs)).toEqual(await chunkIds('other', 'secrets.md'));
+    expect(mine).not.toBe(theirs);
+    expect(mine!.score(english('tenant'), params, 10).hits).toHaveLength(0);
+    // Two tenants of 4 and 2 chunks in a budget of 5: the least recently queried one was dropped.
+    expect(indexes.held).toBeLessThanOrEqual(5);
+    expect(await indexOf(new LexicalIndexes(repository, 3), 'default')).toBeUndefined();
+    expect(await indexOf(new LexicalIndexes(repository, 0), 'other')).toBeUndefined();
+  });
+
+  it('prewarms nothing below the size a first query loads itself, and never throws', async () => {
+    const indexes = new LexicalIndexes(repository, 1_000);
+    await indexes.prewarm();
+    expect(indexes.held).toBe(0);
+    const broken = new LexicalIndexes({ largestTenants: () => Promise.reject(new Error('down')) } as unknown as LexicalIndexRepository, 1_000);
+    await expect(broken.prewarm()).resolves.toBeUndefined();
+  });
+});
