@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { filterClauses } from './retrieval-filters';
+import { chunkFieldsOf } from './retrieval-types';
 import type { ChunkFields, RetrievalFilters } from './retrieval-types';
 
 /**
@@ -147,23 +148,24 @@ export class ChunkSearchRepository {
     const params: unknown[] = [tenantId, ids];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [`d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`, ...filterClauses(filters, p, { excludeFlagged: options.excludeFlagged })];
+    // Each id costs two index probes (the chunk, its document): the caller sends few ids, the cap per document and the
+    // order are applied here, so only the rows answered carry their text out.
     const rows: Array<ChunkFields & { passed: string }> = await this.db.query(
-      `SELECT y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title, y.heading_path, c.text, y.chunk_hash, y.flagged, y.passed
+      `SELECT y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title, y.heading_path, y.text, y.chunk_hash, y.flagged, y.passed
          FROM (
-           SELECT c.id AS id, c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
-                  c.heading_path, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
+           SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
+                  c.heading_path, c.text, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
                   row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
              FROM unnest($2::bigint[]) WITH ORDINALITY AS u(id, ord)
              JOIN kb_chunks c ON c.id = u.id AND c.tenant_id = $1
              JOIN kb_documents d ON d.id = c.document_id
             WHERE ${where.join(' AND ')}) y
-         JOIN kb_chunks c ON c.id = y.id AND c.tenant_id = $1
         WHERE y.nth <= ${Math.trunc(options.perDocument)}
         ORDER BY y.ord
         LIMIT ${Math.trunc(options.limit)}`,
       params,
     );
-    return { rows: rows.map(({ passed: _passed, ...r }) => r), passed: Number(rows[0]?.passed ?? 0) };
+    return { rows: rows.map(chunkFieldsOf), passed: Number(rows[0]?.passed ?? 0) };
   }
 
   /**

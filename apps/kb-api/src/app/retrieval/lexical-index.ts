@@ -243,13 +243,36 @@ export class LexicalIndex {
     const alive = this.alive;
     const lengths = this.lengths;
     let nTouched = 0;
+    // BM25's length normalisation as one multiply-add per chunk: k1 · (1 − b + b · length / avg).
+    const normBase = k1 * (1 - b);
+    const normPerToken = (k1 * b) / avg;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i];
+      const bit = 1 << i;
+      const idf = term.idf;
+      const lists = this.listsOf(term);
+      // A chunk has one language, so lists of different languages never share a chunk: each can be scored on its own,
+      // in one pass. Only a term with several lexemes in one language (a synonym) sums their frequencies first.
+      const languages = new Set(lists.map((l) => l.language));
+      if (languages.size === lists.length) {
+        for (const { list } of lists) {
+          const { slots: ps, counts, length } = list;
+          for (let j = 0; j < length; j++) {
+            const s = ps[j];
+            if (alive[s] === 0) continue;
+            const c = counts[j];
+            const f = (c >>> 24) * titleWeight + ((c >>> 16) & 0xff) * headingWeight + (c & 0xffff);
+            if (found[s] === 0) touched[nTouched++] = s;
+            bm25[s] += (idf * f * (k1 + 1)) / (f + normBase + normPerToken * lengths[s]);
+            matched[s] += idf;
+            found[s] |= bit;
+          }
+        }
+        continue;
+      }
       let nTerm = 0;
       const mark = ++this.stampOf;
-      for (const { language, lexeme } of term.lexemes) {
-        const list = this.postings.get(`${language}\u0000${lexeme}`);
-        if (!list) continue;
+      for (const { list } of lists) {
         const { slots: ps, counts, length } = list;
         for (let j = 0; j < length; j++) {
           const s = ps[j];
@@ -263,13 +286,11 @@ export class LexicalIndex {
           } else tf[s] += f;
         }
       }
-      const bit = 1 << i;
-      const idf = term.idf;
       for (let j = 0; j < nTerm; j++) {
         const s = termSlots[j];
         const f = tf[s];
         if (found[s] === 0) touched[nTouched++] = s;
-        bm25[s] += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * lengths[s]) / avg));
+        bm25[s] += (idf * f * (k1 + 1)) / (f + normBase + normPerToken * lengths[s]);
         matched[s] += idf;
         found[s] |= bit;
       }
@@ -284,6 +305,16 @@ export class LexicalIndex {
       found[s] = 0;
     }
     return { hits, scored: nTouched };
+  }
+
+  /** The posting lists of a term's lexemes, each once. */
+  private listsOf(term: IndexQueryTerm): Array<{ language: string; list: PostingList }> {
+    const out: Array<{ language: string; list: PostingList }> = [];
+    for (const { language, lexeme } of term.lexemes) {
+      const list = this.postings.get(`${language}\u0000${lexeme}`);
+      if (list && !out.some((o) => o.list === list)) out.push({ language, list });
+    }
+    return out;
   }
 
   /**

@@ -44,6 +44,27 @@ export interface RetrievedChunk {
 /** A chunk's stored fields as a search reads them, before any scoring. */
 export type ChunkFields = Omit<RetrievedChunk, 'text_score' | 'coverage' | 'score' | 'grounded'>;
 
+/**
+ * A chunk's stored fields copied by name. Database rows and scored candidates carry more; copying
+ * the fields one by one is several times cheaper than an object rest or spread of such rows, which
+ * showed in the ranking's profile at a hundred rows a query.
+ */
+export function chunkFieldsOf(r: ChunkFields): ChunkFields {
+  return {
+    chunk_id: r.chunk_id,
+    document_id: r.document_id,
+    project_key: r.project_key,
+    source_path: r.source_path,
+    source_type: r.source_type,
+    slug: r.slug,
+    title: r.title,
+    heading_path: r.heading_path,
+    text: r.text,
+    chunk_hash: r.chunk_hash,
+    flagged: r.flagged,
+  };
+}
+
 /** A chunk found by meaning: the chunk's fields plus its cosine similarity to the question. */
 export type VectorHit = ChunkFields & { similarity: number };
 

@@ -8,6 +8,7 @@ import type { IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { LexicalIndexes } from './lexical-indexes';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
+import { chunkFieldsOf } from './retrieval-types';
 import type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChunk, Retriever } from './retrieval-types';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
 import { COMMON_SHARE, queryStatsOf, TermStat } from './term-stats';
@@ -169,22 +170,17 @@ export class RetrievalService {
     // with a phrase synonym (matched as a phrase) is ranked in SQL.
     const phrases = [...alternatives.values()].some((list) => list.some((words) => words.length > 1));
     const index = this.indexes && !phrases ? await this.indexes.current(tenantId, generation, chunks) : undefined;
-    const rows = (index && (await this.rankInMemory(tenantId, index, plan, depth))) || (await this.chunks.rank(tenantId, plan));
+    const inMemory = index && (await this.rankInMemory(tenantId, index, plan, depth));
+    const rows = inMemory ? inMemory.rows : await this.chunks.rank(tenantId, plan);
     const maxBm25 = Math.max(0, ...rows.map((r) => r.bm25));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
     // BM25's ceiling for this query: every term saturated. The score is BM25 over it, 0..1.
     const ceiling = totalWeight * (k1 + 1);
-    const scored = rows.map(({ bm25, matched, found: _found, ...r }) => {
-      const coverage = matched / totalWeight;
-      const textScore = maxBm25 > 0 ? bm25 / maxBm25 : 0;
-      const score = ceiling > 0 ? Math.min(1, bm25 / ceiling) : 0;
-      return {
-        ...r,
-        text_score: round(textScore),
-        coverage: round(coverage),
-        score: round(score),
-        grounded: false,
-      };
+    const scored = rows.map((r): RetrievedChunk => {
+      const coverage = r.matched / totalWeight;
+      const textScore = maxBm25 > 0 ? r.bm25 / maxBm25 : 0;
+      const score = ceiling > 0 ? Math.min(1, r.bm25 / ceiling) : 0;
+      return { ...chunkFieldsOf(r), text_score: round(textScore), coverage: round(coverage), score: round(score), grounded: false };
     });
     // Rows come best first (BM25, then coverage); rounding the score must not reorder them.
     const perDoc = new Map<number, number>();
@@ -207,36 +203,52 @@ export class RetrievalService {
       terms,
       primary: shown.slice(0, PRIMARY),
       runner_up: shown.slice(PRIMARY),
-      candidates: rows.length,
+      candidates: inMemory ? inMemory.candidates : rows.length,
       retrievers: ['lexical'],
     };
   }
 
   /**
    * BM25 over every chunk of the tenant holding a question term, from the in-memory index, then the
-   * best chunks read back with the filters applied in SQL. When the filters leave fewer chunks than
-   * the ranking needs while more were scored, answers undefined: the SQL path, whose candidates are
-   * found under the filters, ranks instead.
+   * best chunks read back in that order with the filters applied in SQL: twice as many as the
+   * ranking shows first (each costs index probes), the best 400 when the filters, the cap per
+   * document or chunks the index still holds but the database no longer shows leave too few. When
+   * even those leave fewer than the ranking needs while more were scored, answers undefined: the
+   * SQL path, whose candidates are found under the filters, ranks instead. `candidates` counts the
+   * chunks scored (those the filters let through, when there are filters).
    */
-  private async rankInMemory(tenantId: string, index: LexicalIndex, plan: LexicalRanking, depth: number): Promise<RankedCandidate[] | undefined> {
+  private async rankInMemory(
+    tenantId: string,
+    index: LexicalIndex,
+    plan: LexicalRanking,
+    depth: number,
+  ): Promise<{ rows: RankedCandidate[]; candidates: number } | undefined> {
     const terms: IndexQueryTerm[] = plan.idfs.map((idf, i) => ({ idf, lexemes: plan.lexemes.filter((l) => l.term === i) }));
     const { hits, scored } = index.score(terms, plan.bm25, IN_MEMORY_READ_BACK);
-    const { rows } = await this.chunks.inOrder(tenantId, hits.map((h) => h.chunkId), plan.filters, {
-      excludeFlagged: plan.excludeFlagged,
-      perDocument: PER_DOCUMENT,
-      limit: plan.limit,
-    });
-    if (rows.length < Math.min(depth, scored) && scored > hits.length) return undefined;
+    const filtered = Object.values(plan.filters).some((v) => v !== undefined && (!Array.isArray(v) || v.length > 0));
+    const readBack = async (count: number) => {
+      const sent = hits.slice(0, count);
+      const answer = await this.chunks.inOrder(tenantId, sent.map((h) => h.chunkId), plan.filters, {
+        excludeFlagged: plan.excludeFlagged,
+        perDocument: PER_DOCUMENT,
+        limit: depth,
+      });
+      const enough = answer.rows.length >= Math.min(depth, scored) || sent.length >= scored;
+      return { ...answer, enough };
+    };
+    let answer = await readBack(Math.max(32, 2 * depth));
+    if (!answer.enough && hits.length > Math.max(32, 2 * depth)) answer = await readBack(hits.length);
+    if (!answer.enough) return undefined;
     const byId = new Map(hits.map((h) => [h.chunkId, h]));
-    return rows.map((r) => {
+    const rows = answer.rows.map((r): RankedCandidate => {
       const hit = byId.get(r.chunk_id)!;
       const found: number[] = [];
       for (let i = 0; i < terms.length; i++) if (hit.found & (1 << i)) found.push(i + 1);
-      return { ...r, bm25: hit.bm25, matched: hit.matched, found };
+      return { ...chunkFieldsOf(r), bm25: hit.bm25, matched: hit.matched, found };
     });
+    return { rows, candidates: filtered ? answer.passed : scored };
   }
 }
-
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
