@@ -12,6 +12,8 @@ import { DocumentsRepository } from '../src/app/ingest/documents.repository';
 import { IndexerService } from '../src/app/ingest/indexer.service';
 import { ChunkEmbeddingsRepository } from '../src/app/retrieval/chunk-embeddings.repository';
 import { ChunkSearchRepository } from '../src/app/retrieval/chunk-search.repository';
+import { LexicalIndexRepository } from '../src/app/retrieval/lexical-index.repository';
+import { LexicalIndexes } from '../src/app/retrieval/lexical-indexes';
 import { RetrievalResult, RetrievalService } from '../src/app/retrieval/retrieval.service';
 import { TermStatsRepository } from '../src/app/retrieval/term-stats.repository';
 import { readVectorConfig } from '../src/app/retrieval/vector-config';
@@ -131,7 +133,9 @@ export class EvalKnowledgeBase {
     const storageRoot = mkdtempSync(path.join(tmpdir(), 'kb-eval-'));
     // Outside Nest: the retrieval wired by hand from its repositories, embeddings as the environment configures them.
     const vectors = new VectorSearch(new ChunkEmbeddingsRepository(db), readVectorConfig(process.env));
-    const retrieval = new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectors, new Clock());
+    // With the in-memory lexical index, as kb-api ranks.
+    const indexes = new LexicalIndexes(new LexicalIndexRepository(db), 1_000_000);
+    const retrieval = new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectors, new Clock(), undefined, undefined, indexes);
     return new EvalKnowledgeBase(server, database, db, storageRoot, retrieval);
   }
 

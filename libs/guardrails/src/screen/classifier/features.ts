@@ -43,22 +43,54 @@ const CHAR_SEED = fnv(FNV_OFFSET, 'c\u0000');
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?|[^\s\p{L}\p{N}]/gu;
 
-function addCount(counts: Map<number, number>, key: number): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+/**
+ * One feature family's counts by bucket while a text is featurized: a dense array over every bucket
+ * plus the buckets touched, in first-touch order (the order the sums below run in). Reused from one
+ * call to the next and zeroed after each, since featurizing is synchronous: a Map per family and
+ * text was most of the ingest screen's time on long chunks.
+ */
+interface Family {
+  counts: Float64Array;
+  touched: number[];
 }
 
-/** Sub-linear counts (1 + ln tf), scaled to unit length (or less, below `floor`), then weighted. */
-function scaled(counts: Map<number, number>, weight: number, floor: number, into: Map<number, number>): void {
+const families = new Map<number, { words: Family; chars: Family; merged: Family }>();
+
+function familiesFor(bits: number) {
+  let f = families.get(bits);
+  if (!f) {
+    const family = (): Family => ({ counts: new Float64Array(1 << bits), touched: [] });
+    f = { words: family(), chars: family(), merged: family() };
+    families.set(bits, f);
+  }
+  return f;
+}
+
+function addCount(family: Family, key: number): void {
+  if (family.counts[key] === 0) family.touched.push(key);
+  family.counts[key] += 1;
+}
+
+/** Sub-linear counts (1 + ln tf), scaled to unit length (or less, below `floor`), then weighted into `into`. */
+function scaled(family: Family, weight: number, floor: number, into: Family): void {
+  const { counts, touched } = family;
   let norm = 0;
-  const damped = new Map<number, number>();
-  for (const [k, c] of counts) {
-    const v = 1 + Math.log(c);
-    damped.set(k, v);
+  for (const k of touched) {
+    const v = 1 + Math.log(counts[k]);
+    counts[k] = v;
     norm += v * v;
   }
   if (norm === 0) return;
   const f = weight / Math.sqrt(Math.max(norm, floor));
-  for (const [k, v] of damped) into.set(k, (into.get(k) ?? 0) + v * f);
+  for (const k of touched) {
+    if (into.counts[k] === 0) into.touched.push(k);
+    into.counts[k] += counts[k] * f;
+  }
+}
+
+function clear(family: Family): void {
+  for (const k of family.touched) family.counts[k] = 0;
+  family.touched.length = 0;
 }
 
 /**
@@ -68,34 +100,37 @@ function scaled(counts: Map<number, number>, weight: number, floor: number, into
 export function featurize(text: string, config: FeatureConfig): SparseVector {
   const mask = (1 << config.bits) - 1;
   const lower = text.toLowerCase();
-  const words = new Map<number, number>();
-  const chars = new Map<number, number>();
-
-  let previous: string | null = null;
-  for (const match of lower.matchAll(TOKEN)) {
-    const token = match[0];
-    addCount(words, fnv(WORD_SEED, token) & mask);
-    if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
-    previous = token;
-  }
-
-  // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
-  // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
-  const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
-  for (let start = 0; start + config.charMin <= compact.length; start++) {
-    let h = CHAR_SEED;
-    const last = Math.min(compact.length, start + config.charMax);
-    for (let end = start; end < last; end++) {
-      h = Math.imul(h ^ compact.charCodeAt(end), FNV_PRIME);
-      if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
+  const { words, chars, merged } = familiesFor(config.bits);
+  try {
+    let previous: string | null = null;
+    for (const match of lower.matchAll(TOKEN)) {
+      const token = match[0];
+      addCount(words, fnv(WORD_SEED, token) & mask);
+      if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
+      previous = token;
     }
-  }
 
-  const merged = new Map<number, number>();
-  // Both families weigh the same: words carry phrasing, character grams carry spelling variants.
-  scaled(words, Math.SQRT1_2, config.wordFloor, merged);
-  scaled(chars, Math.SQRT1_2, config.charFloor, merged);
-  const indices = Uint32Array.from([...merged.keys()].sort((a, b) => a - b));
-  const values = Float64Array.from(indices, (i) => merged.get(i)!);
-  return { indices, values };
+    // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
+    // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
+    const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
+    for (let start = 0; start + config.charMin <= compact.length; start++) {
+      let h = CHAR_SEED;
+      const last = Math.min(compact.length, start + config.charMax);
+      for (let end = start; end < last; end++) {
+        h = Math.imul(h ^ compact.charCodeAt(end), FNV_PRIME);
+        if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
+      }
+    }
+
+    // Both families weigh the same: words carry phrasing, character grams carry spelling variants.
+    scaled(words, Math.SQRT1_2, config.wordFloor, merged);
+    scaled(chars, Math.SQRT1_2, config.charFloor, merged);
+    const indices = Uint32Array.from(merged.touched).sort();
+    const values = Float64Array.from(indices, (i) => merged.counts[i]);
+    return { indices, values };
+  } finally {
+    clear(words);
+    clear(chars);
+    clear(merged);
+  }
 }
