@@ -7,7 +7,7 @@
 // POST /api/kb/chat alone, each for a fixed time, with SciFact claims, the retrieval evaluation's
 // questions and questions made from the manual pages' summaries, interleaved.
 //   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-retrieve.bench.mjs --scifact <folder with corpus.jsonl.gz and queries-train.jsonl>
-//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep]
+//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep] [--sql-only]
 // --keep leaves the database in place (for EXPLAIN ANALYZE of the ranking query on it).
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'kb_retrieve_bench' },
     port: { type: 'string', default: '3950' },
     keep: { type: 'boolean', default: false },
+    // Every query ranked in SQL (KB_LEXICAL_INDEX_MAX_MB=0): the same build measured without the in-memory index.
+    'sql-only': { type: 'boolean', default: false },
   },
 });
 if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
@@ -80,6 +82,7 @@ const [{ n: chunkCount, distinct }] = (await db.query(`SELECT count(*)::int AS n
 const drift = await termStatsDrift(db, 'default');
 if (drift.terms !== 0 || drift.totals !== 0) throw new Error(`term statistics differ from a count from scratch: ${JSON.stringify(drift)}`);
 
+if (values['sql-only']) env.KB_LEXICAL_INDEX_MAX_MB = '0';
 const api = await startApi(env, baseUrl);
 let indexLoadSeconds;
 try {
@@ -97,14 +100,14 @@ try {
   // The in-memory lexical index of the tenant loads in the background from boot (kb-api's lexical-indexes.ts); until it
   // holds every chunk, queries are ranked in SQL. Wait for it, as a deployment's readiness would, and say how long it took.
   const loadStarted = performance.now();
-  for (;;) {
+  while (!values['sql-only']) {
     const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
     const held = Number(/^kb_lexical_index_chunks(?:\{[^}]*\})? (\S+)$/m.exec(metrics)?.[1] ?? 0);
     if (held >= chunkCount) break;
     if (performance.now() - loadStarted > 300_000) throw new Error(`the lexical index holds ${held} of ${chunkCount} chunks after 300 s`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  indexLoadSeconds = (performance.now() - loadStarted) / 1000;
+  indexLoadSeconds = values['sql-only'] ? null : (performance.now() - loadStarted) / 1000;
   // Warm-up, sequential: pools, the synonym cache, the first plans (not the measured queries' pages: they come later in the list).
   for (const q of queries.slice(0, 100)) await routes.retrieve(q);
 
@@ -160,7 +163,7 @@ try {
         documents: corpus.documents.length,
         term_stats_exact: true,
         seed_seconds: Math.round(seedSeconds),
-        index_load_seconds: Math.round(indexLoadSeconds * 10) / 10,
+        index_load_seconds: indexLoadSeconds === null ? 'no in-memory index (--sql-only)' : Math.round(indexLoadSeconds * 10) / 10,
         queries: { scifact_claims: claims.length, doc_questions: docQuestions.length, manual_questions: manual.length },
         users,
         seconds: Number(values.seconds),

@@ -40,8 +40,6 @@ const { queryStatsOf } = require('../../apps/kb-api/src/app/retrieval/term-stats
 const { adjacentTermPairs, groundingOf, GROUNDING } = require('../../apps/kb-api/src/app/retrieval/grounding.ts');
 const { ChunkEmbeddingsRepository } = require('../../apps/kb-api/src/app/retrieval/chunk-embeddings.repository.ts');
 const { VectorSearch } = require('../../apps/kb-api/src/app/retrieval/vector-search.ts');
-const { LexicalIndexRepository } = require('../../apps/kb-api/src/app/retrieval/lexical-index.repository.ts');
-const { LexicalIndexes } = require('../../apps/kb-api/src/app/retrieval/lexical-indexes.ts');
 const { SynonymsRepository } = require('../../apps/kb-api/src/app/admin-knowledge/curation/synonyms.repository.ts');
 const { Clock } = require('@platform/runtime');
 
@@ -58,19 +56,11 @@ for (const line of readFileSync(join(dataDir, 'qrels-train.tsv'), 'utf8').split(
 const dev = jsonl(readFileSync(join(dataDir, 'queries-train.jsonl'), 'utf8')).filter((c) => qrels.has(c._id) && scifactSplit(c._id) === 'dev');
 const abstracts = corpus.map((d) => ({ key: `abstracts/${d._id}.md`, content: `# ${d.title.replace(/\s+/g, ' ').trim() || d._id}\n\n${d.text}\n` }));
 const abstractId = (sourcePath) => /^abstracts\/(.+)\.md$/.exec(sourcePath)[1];
-// The lexical path alone, as the evaluations measure it, ranked from the in-memory index as kb-api ranks (the grid's
-// `prefilter` and `maxFinders` shape only the SQL path, which ranks when the index is off).
+// The lexical path alone, ranked in SQL: the grid's `prefilter` and `maxFinders` shape that path, and the grounding grid
+// replays what its ranking query answered (kb-api ranks from the in-memory index where a tenant fits, with the same
+// BM25 over every candidate; kb-scifact-eval.mjs measures that).
 const retrievalOver = (db, chunks = new ChunkSearchRepository(db), termStats = new TermStatsRepository(db), params = {}) =>
-  new RetrievalService(
-    chunks,
-    termStats,
-    new SynonymsRepository(db),
-    new VectorSearch(new ChunkEmbeddingsRepository(db), { provider: null, minSimilarity: 0.5 }),
-    new Clock(),
-    params,
-    undefined,
-    new LexicalIndexes(new LexicalIndexRepository(db), 1_000_000),
-  );
+  new RetrievalService(chunks, termStats, new SynonymsRepository(db), new VectorSearch(new ChunkEmbeddingsRepository(db), { provider: null, minSimilarity: 0.5 }), new Clock(), params);
 const tenantOf = async (kb) => (await kb.db.query('SELECT DISTINCT tenant_id AS tenant FROM kb_documents'))[0].tenant;
 
 async function searchRanking(grid) {

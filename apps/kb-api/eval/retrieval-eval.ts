@@ -134,7 +134,7 @@ export class EvalKnowledgeBase {
     // Outside Nest: the retrieval wired by hand from its repositories, embeddings as the environment configures them.
     const vectors = new VectorSearch(new ChunkEmbeddingsRepository(db), readVectorConfig(process.env));
     // With the in-memory lexical index, as kb-api ranks.
-    const indexes = new LexicalIndexes(new LexicalIndexRepository(db), 1_000_000);
+    const indexes = new LexicalIndexes(new LexicalIndexRepository(db), 2 ** 31);
     const retrieval = new RetrievalService(new ChunkSearchRepository(db), new TermStatsRepository(db), new SynonymsRepository(db), vectors, new Clock(), undefined, undefined, indexes);
     return new EvalKnowledgeBase(server, database, db, storageRoot, retrieval);
   }

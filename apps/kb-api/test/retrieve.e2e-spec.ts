@@ -183,7 +183,7 @@ describe('POST /api/kb/retrieve', () => {
   });
 
   it('ranks from the in-memory index as the SQL path ranks, and sees a write at the next query', async () => {
-    // The same ranking without an in-memory index: every query ranked in SQL (KB_LEXICAL_INDEX_MAX_CHUNKS=0 does this in an app).
+    // The same ranking without an in-memory index: every query ranked in SQL (KB_LEXICAL_INDEX_MAX_MB=0 does this in an app).
     const sqlOnly = new RetrievalService(
       new ChunkSearchRepository(db),
       new TermStatsRepository(db),

@@ -159,14 +159,14 @@ export class KbApiEnv extends ResourceServerEnv {
   KB_EMBEDDINGS_BATCH_SIZE: number = 64;
 
   /**
-   * Chunks each kb-api process may hold in its in-memory lexical index, over all tenants (about
-   * 1.5 KB of heap each: 150 MB for 100,000); 0 ranks every query in SQL. A tenant larger than
-   * this is always ranked in SQL (docs/kb-api.md, "Ranking in memory").
+   * Megabytes of heap each kb-api process may give its in-memory lexical index, over all tenants
+   * (ordinary text takes about 1.6 KB a chunk: 160 MB for 100,000); 0 ranks every query in SQL. A
+   * tenant that does not fit is ranked in SQL (docs/kb-api.md, "Ranking in memory").
    */
   @IsInt()
   @Min(0)
-  @Max(50_000_000)
-  KB_LEXICAL_INDEX_MAX_CHUNKS: number = 200_000;
+  @Max(65_536)
+  KB_LEXICAL_INDEX_MAX_MB: number = 320;
 
   /** Cosine similarity a vector hit needs to join the fusion. */
   @IsNumber()

@@ -43,7 +43,7 @@ export class KbChunkGenerations1764265000000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION kb_chunks_touch_updated() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM kb_chunk_generation_bump(array(SELECT DISTINCT tenant_id FROM new_rows), true);
+        PERFORM kb_chunk_generation_bump(array(SELECT tenant_id FROM new_rows UNION SELECT tenant_id FROM old_rows), true);
         RETURN NULL;
       END $$`);
     await q.query(`
@@ -54,7 +54,7 @@ export class KbChunkGenerations1764265000000 implements MigrationInterface {
       END $$`);
     await q.query(`CREATE TRIGGER kb_chunks_touch_insert AFTER INSERT ON kb_chunks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kb_chunks_touch_inserted()`);
     await q.query(`CREATE TRIGGER kb_chunks_touch_delete AFTER DELETE ON kb_chunks REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kb_chunks_touch_deleted()`);
-    await q.query(`CREATE TRIGGER kb_chunks_touch_update AFTER UPDATE ON kb_chunks REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kb_chunks_touch_updated()`);
+    await q.query(`CREATE TRIGGER kb_chunks_touch_update AFTER UPDATE ON kb_chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kb_chunks_touch_updated()`);
     await q.query(
       `CREATE TRIGGER kb_documents_touch_soft_delete AFTER UPDATE OF deleted_at ON kb_documents FOR EACH ROW WHEN (OLD.deleted_at IS DISTINCT FROM NEW.deleted_at) EXECUTE FUNCTION kb_documents_touch_changed()`,
     );

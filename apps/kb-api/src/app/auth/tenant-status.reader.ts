@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { runAsTenant } from '@platform/database';
 import { TENANT_ID, TenantRow, TenantsRepository } from '../tenancy/tenants.repository';
 
 export type TenantStatus = TenantRow['status'];
@@ -64,7 +65,10 @@ export class TenantStatusReader {
     // Wall time, not the injectable clock: it paces real reads against setTimeout, and moving a
     // test's clock must not stall or bunch them.
     reads.lastStart = Date.now();
-    const read = this.tenantRows.statusOf(tenantId);
+    // Read as the tenant's own role, as the request's handler then queries: a pooled connection is switched between the
+    // owner's role and a tenant's only when the next borrower needs the other (tenant-row-security.ts), and a guard
+    // reading as the owner made every request switch twice (two more round trips). kb_tenants is readable by the role.
+    const read = runAsTenant(tenantId, () => this.tenantRows.statusOf(tenantId));
     reads.inFlight = read;
     const done = () => {
       if (reads.inFlight === read) reads.inFlight = undefined;

@@ -2,7 +2,9 @@ import { DataSource } from 'typeorm';
 import { startKb } from '../../../test/kb-test-env';
 import type { Bm25Params, IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { LexicalIndexRepository } from './lexical-index.repository';
-import { ChunkGeneration, LexicalIndexes } from './lexical-indexes';
+import { ChunkGeneration, LexicalIndexes, MIN_RESIDENCY_MS, RELOAD_GAP_MS, RETRY_AFTER_MS } from './lexical-indexes';
+
+const GENEROUS = 64 * 1024 * 1024;
 
 const params: Bm25Params = { k1: 1.8, b: 0.75, titleWeight: 2, headingWeight: 1.5, avgLength: 10 };
 const english = (lexeme: string): IndexQueryTerm[] => [{ idf: 1, lexemes: [{ language: 'english', lexeme }] }];
@@ -73,7 +75,8 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
   });
 
   it("holds a tenant's live chunks only, and follows inserts, deletes, soft deletes, restores and rewrites at the next query", async () => {
-    const indexes = new LexicalIndexes(repository, 1_000);
+    let now = 2_000_000;
+    const indexes = new LexicalIndexes(repository, GENEROUS, () => now);
     const index = await indexOf(indexes, 'default');
     const expected = [...(await chunkIds('default', 'backups.md')), ...(await chunkIds('default', 'restores.md'))].sort((a, b) => a - b);
     expect(idsOf(index)).toEqual(expected);
@@ -89,8 +92,11 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     await db.query(`UPDATE kb_documents SET deleted_at = NULL WHERE id = $1`, [id]);
     expect(idsOf(await indexOf(indexes, 'default'))).toEqual([...expected, ...drills].sort((a, b) => a - b));
 
-    // A rewrite in place (here: analysed as 'simple', which keeps "drills" unstemmed) reloads the tenant.
+    // A rewrite in place (here: analysed as 'simple', which keeps "drills" unstemmed) reloads the tenant, at most once per
+    // RELOAD_GAP_MS (the reindex command rewrites batch after batch); meanwhile the SQL path ranks.
     await db.query(`UPDATE kb_chunks SET language = 'simple' WHERE document_id = $1 AND tenant_id = 'default'`, [id]);
+    expect(await indexOf(indexes, 'default')).toBeUndefined();
+    now += RELOAD_GAP_MS;
     const rewritten = await indexOf(indexes, 'default');
     expect(rewritten!.score([{ idf: 1, lexemes: [{ language: 'simple', lexeme: 'drills' }] }], params, 10).hits).toHaveLength(2);
     expect(rewritten!.score(english('drill'), params, 10).hits).toHaveLength(0);
@@ -101,24 +107,51 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
   });
 
   it('keeps tenants apart and within the budget, and ranks in SQL when a tenant does not fit', async () => {
-    const indexes = new LexicalIndexes(repository, 5);
     expect([await liveChunks('default'), await liveChunks('other')]).toEqual([4, 2]);
-    const mine = await indexOf(indexes, 'default');
-    const theirs = await indexOf(indexes, 'other');
+    const generous = new LexicalIndexes(repository, GENEROUS);
+    const mine = await indexOf(generous, 'default');
+    const theirs = await indexOf(generous, 'other');
     expect(idsOf(theirs)).toEqual(await chunkIds('other', 'secrets.md'));
-    expect(mine).not.toBe(theirs);
     expect(mine!.score(english('tenant'), params, 10).hits).toHaveLength(0);
-    // Two tenants of 4 and 2 chunks in a budget of 5: the least recently queried one was dropped.
-    expect(indexes.held).toBeLessThanOrEqual(5);
-    expect(await indexOf(new LexicalIndexes(repository, 3), 'default')).toBeUndefined();
+    expect(theirs!.score(english('tenant'), params, 10).hits).toHaveLength(2);
+    const [mineBytes, theirBytes] = [mine!.bytes, theirs!.bytes];
+    expect(generous.heldBytes).toBe(mineBytes + theirBytes);
+
+    // Room for either tenant but not both: the other is dropped to make room once it has been idle long enough.
+    let now = 1_000_000;
+    const tight = new LexicalIndexes(repository, Math.max(mineBytes, theirBytes) + 1_000, () => now);
+    expect(await indexOf(tight, 'default')).toBeDefined();
+    expect(await indexOf(tight, 'other')).toBeUndefined();
+    expect(tight.held).toBe(4);
+    now += RETRY_AFTER_MS;
+    expect(await indexOf(tight, 'other')).toBeUndefined();
+    now += MIN_RESIDENCY_MS;
+    expect(idsOf(await indexOf(tight, 'other'))).toEqual(await chunkIds('other', 'secrets.md'));
+    expect(tight.held).toBe(2);
+    expect(tight.heldBytes).toBeLessThanOrEqual(Math.max(mineBytes, theirBytes) + 1_000);
+
+    expect(await indexOf(new LexicalIndexes(repository, 100), 'default')).toBeUndefined();
     expect(await indexOf(new LexicalIndexes(repository, 0), 'other')).toBeUndefined();
   });
 
+  it('ranks in SQL for a while after a failed load, then tries again', async () => {
+    let now = 5_000_000;
+    let fail = true;
+    const flaky = Object.create(repository) as LexicalIndexRepository;
+    flaky.liveChunkIds = (tenant: string) => (fail ? Promise.reject(new Error('connection lost')) : repository.liveChunkIds(tenant));
+    const indexes = new LexicalIndexes(flaky, GENEROUS, () => now);
+    expect(await indexOf(indexes, 'default')).toBeUndefined();
+    fail = false;
+    expect(await indexOf(indexes, 'default')).toBeUndefined();
+    now += RETRY_AFTER_MS;
+    expect(await indexOf(indexes, 'default')).toBeDefined();
+  });
+
   it('prewarms nothing below the size a first query loads itself, and never throws', async () => {
-    const indexes = new LexicalIndexes(repository, 1_000);
+    const indexes = new LexicalIndexes(repository, GENEROUS);
     await indexes.prewarm();
     expect(indexes.held).toBe(0);
-    const broken = new LexicalIndexes({ largestTenants: () => Promise.reject(new Error('down')) } as unknown as LexicalIndexRepository, 1_000);
+    const broken = new LexicalIndexes({ largestTenants: () => Promise.reject(new Error('down')) } as unknown as LexicalIndexRepository, GENEROUS);
     await expect(broken.prewarm()).resolves.toBeUndefined();
   });
 });

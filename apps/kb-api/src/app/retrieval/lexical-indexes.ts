@@ -15,6 +15,14 @@ export interface ChunkGeneration {
 export const INLINE_BUILD_CHUNKS = 20_000;
 /** Chunks read per round trip while loading: the event loop serves other requests between batches. */
 const LOAD_BATCH = 1_000;
+/** What a chunk of ordinary text costs in the index (retrieval benchmark corpus), to reserve room before a load. */
+export const EXPECTED_CHUNK_BYTES = 1_600;
+/** A tenant queried within this long is not dropped to make room for another: two tenants that do not fit together would evict each other on every query. */
+export const MIN_RESIDENCY_MS = 60_000;
+/** After a failed or abandoned load, the tenant is ranked in SQL this long before a load is tried again. */
+export const RETRY_AFTER_MS = 30_000;
+/** While chunks are being rewritten (the reindex command, one epoch per batch), a tenant is loaded from scratch at most this often; meanwhile the SQL path ranks it. */
+export const RELOAD_GAP_MS = 30_000;
 
 interface Entry {
   index?: LexicalIndex;
@@ -22,7 +30,15 @@ interface Entry {
   chunks: number;
   epoch: number;
   work?: Promise<void>;
+  /** Bytes set aside while a load from scratch runs (the index is not counted until it is in place). */
+  reserved: number;
+  lastUsed: number;
+  loadedAt: number;
+  retryAt: number;
 }
+
+/** A load stopped because the tenant outgrew the budget while it ran. */
+class OverBudget extends Error {}
 
 /**
  * Each tenant's in-memory lexical index in this process, kept in step with the database: every
@@ -31,41 +47,31 @@ interface Entry {
  * new ones loaded; after a rewrite (a new epoch) the tenant is loaded again from scratch. Another
  * replica's writes reach this one the same way, through the counters, on its next query.
  *
- * Memory is bounded by `budget` chunks over all tenants (the least recently queried tenants are
- * dropped first); a tenant larger than the budget, or one still loading in the background, is
- * ranked by the SQL path instead, which gives the same BM25 over a prefiltered candidate set.
+ * Memory is bounded by `budgetBytes` over all tenants, by the index's own estimate of its heap (not
+ * by its chunks: text full of one-off tokens costs far more a chunk). Room is reserved before a load
+ * from scratch, the least recently queried tenants idle for MIN_RESIDENCY_MS are dropped to make
+ * it, loads from scratch run one at a time, and a load that outgrows the budget is abandoned. A
+ * tenant that does not fit, one loading in the background, one whose load failed (for
+ * RETRY_AFTER_MS) or one being rewritten is ranked by the SQL path instead, which gives the same
+ * BM25 over a prefiltered candidate set.
  */
 export class LexicalIndexes {
   private readonly logger = new Logger(LexicalIndexes.name);
   private readonly entries = new Map<string, Entry>();
+  /** Loads from scratch, one after another. */
+  private loads: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly repository: LexicalIndexRepository,
-    private readonly budget: number,
+    private readonly budgetBytes: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Loads, one after the other in the background, the tenants too large to load while a query
-   * waits, largest first, as many as the budget holds: a new process then ranks them in memory from
-   * its first minutes instead of answering them in SQL until each tenant's first query has loaded it.
-   * Called once the HTTP app is configured (http-options.ts); failures are logged, never thrown.
-   */
-  async prewarm(): Promise<void> {
-    try {
-      let room = this.budget;
-      for (const { tenant_id, chunks } of await this.repository.largestTenants(INLINE_BUILD_CHUNKS)) {
-        if (chunks > room) continue;
-        room -= chunks;
-        const generation = await runAsTenant(tenant_id, () => this.repository.generationOf(tenant_id));
-        const entry: Entry = this.entries.get(tenant_id) ?? { chunks: -1, epoch: -1 };
-        this.entries.set(tenant_id, entry);
-        if (entry.work) continue;
-        entry.work = this.update(tenant_id, entry, generation, chunks).finally(() => (entry.work = undefined));
-        await entry.work;
-      }
-    } catch (e) {
-      this.logger.warn(`lexical index prewarm stopped: ${e instanceof Error ? e.message : String(e)}`);
-    }
+  /** Bytes held or reserved over all tenants. */
+  get heldBytes(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += Math.max(e.index?.bytes ?? 0, e.reserved);
+    return n;
   }
 
   /** Chunks held over all tenants. */
@@ -76,66 +82,136 @@ export class LexicalIndexes {
   }
 
   /**
+   * Loads, one after the other in the background, the tenants too large to load while a query
+   * waits, largest first, as many as the budget holds: a new process then ranks them in memory from
+   * its first minutes instead of answering them in SQL until each tenant's first query has loaded it.
+   * Called once the HTTP app is configured (http-options.ts); failures are logged, never thrown.
+   */
+  async prewarm(): Promise<void> {
+    let tenants: Array<{ tenant_id: string; chunks: number }>;
+    try {
+      tenants = await this.repository.largestTenants(INLINE_BUILD_CHUNKS);
+    } catch (e) {
+      this.logger.warn(`lexical index prewarm skipped: ${messageOf(e)}`);
+      return;
+    }
+    for (const { tenant_id, chunks } of tenants) {
+      try {
+        const generation = await runAsTenant(tenant_id, () => this.repository.generationOf(tenant_id));
+        const entry = this.entryOf(tenant_id);
+        if (this.fresh(entry, generation)) continue;
+        await this.start(tenant_id, entry, generation, chunks);
+      } catch (e) {
+        this.logger.warn(`lexical index prewarm of tenant ${tenant_id} failed: ${messageOf(e)}`);
+      }
+    }
+  }
+
+  /**
    * The tenant's index as of `generation` or later, or undefined when the caller should rank in
-   * SQL (disabled, over the budget, loading in the background, or the load failed). `liveChunks`
-   * is the tenant's live chunk count from its statistics.
+   * SQL. `liveChunks` is the tenant's live chunk count from its statistics.
    */
   async current(tenantId: string, generation: ChunkGeneration, liveChunks: number): Promise<LexicalIndex | undefined> {
-    if (liveChunks > this.budget) {
-      if (!this.entries.get(tenantId)?.work) this.entries.delete(tenantId);
+    if (liveChunks * EXPECTED_CHUNK_BYTES > this.budgetBytes) {
+      const entry = this.entries.get(tenantId);
+      if (entry && !entry.work) this.entries.delete(tenantId);
       return undefined;
     }
     for (let attempt = 0; attempt < 3; attempt++) {
-      let entry = this.entries.get(tenantId);
-      if (entry?.index && !entry.work && entry.epoch === generation.epoch && entry.chunks >= generation.chunks) {
+      const entry = this.entryOf(tenantId);
+      entry.lastUsed = this.now();
+      if (entry.index && !entry.work && this.fresh(entry, generation)) {
         this.entries.delete(tenantId);
         this.entries.set(tenantId, entry);
         return entry.index;
       }
-      if (!entry) this.entries.set(tenantId, (entry = { chunks: -1, epoch: -1 }));
-      const current = entry;
-      if (!current.work) {
-        current.work = this.update(tenantId, current, generation, liveChunks)
-          .catch((e: unknown) => this.logger.warn(`lexical index of tenant ${tenantId} not loaded: ${e instanceof Error ? e.message : String(e)}`))
-          .finally(() => (current.work = undefined));
-      }
+      if (!entry.work && this.now() < entry.retryAt) return undefined;
+      const rewritten = entry.index !== undefined && entry.epoch < generation.epoch;
+      if (!entry.work && rewritten && this.now() - entry.loadedAt < RELOAD_GAP_MS) return undefined;
+      if (!entry.work) this.start(tenantId, entry, generation, liveChunks);
       // A refresh reads the ids and the few new chunks: the query waits for it. A first load (or a reload after a rewrite)
       // of a large tenant runs on while the SQL path answers.
-      const refresh = current.index !== undefined && current.epoch === generation.epoch;
+      const refresh = entry.index !== undefined && !rewritten;
       if (!refresh && liveChunks > INLINE_BUILD_CHUNKS) return undefined;
-      await current.work;
+      await entry.work;
     }
     return undefined;
   }
 
-  private update(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number): Promise<void> {
-    return runAsTenant(tenantId, async () => {
-      const ids = await this.repository.liveChunkIds(tenantId);
-      let index = entry.index;
-      if (!index || entry.epoch !== generation.epoch) {
-        entry.index = undefined;
-        this.makeRoom(tenantId, Math.max(liveChunks, ids.length));
-        index = new LexicalIndex();
-      }
-      const live = new Set(ids);
-      for (const id of [...index.chunkIds()]) if (!live.has(id)) index.remove(id);
-      const missing = ids.filter((id) => !index!.has(id));
-      for (let i = 0; i < missing.length; i += LOAD_BATCH) {
-        for (const row of await this.repository.chunks(tenantId, missing.slice(i, i + LOAD_BATCH))) index.add(row);
-      }
-      entry.index = index;
-      entry.chunks = generation.chunks;
-      entry.epoch = generation.epoch;
-      if (this.held > this.budget) this.makeRoom(tenantId, 0);
-    });
+  private entryOf(tenantId: string): Entry {
+    let entry = this.entries.get(tenantId);
+    if (!entry) this.entries.set(tenantId, (entry = { chunks: -1, epoch: -1, reserved: 0, lastUsed: this.now(), loadedAt: 0, retryAt: 0 }));
+    return entry;
   }
 
-  /** Drops the least recently queried other tenants until `incoming` more chunks fit in the budget. */
-  private makeRoom(tenantId: string, incoming: number): void {
-    for (const [other, e] of this.entries) {
-      if (this.held + incoming <= this.budget) return;
-      if (other === tenantId || e.work) continue;
-      this.entries.delete(other);
+  private fresh(entry: Entry, generation: ChunkGeneration): boolean {
+    return entry.index !== undefined && entry.epoch >= generation.epoch && entry.chunks >= generation.chunks;
+  }
+
+  /** Starts bringing the entry up to `generation` (its `work`); never rejects: a failure is logged and retried after RETRY_AFTER_MS. */
+  private start(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number): Promise<void> {
+    const fromScratch = !entry.index || entry.epoch < generation.epoch;
+    const run = () => runAsTenant(tenantId, () => (fromScratch ? this.load(tenantId, entry, generation, liveChunks) : this.refresh(tenantId, entry, generation)));
+    const work = fromScratch ? (this.loads = this.loads.then(run, run)) : run();
+    entry.work = (work as Promise<void>)
+      .catch((e: unknown) => {
+        entry.retryAt = this.now() + RETRY_AFTER_MS;
+        if (!(e instanceof OverBudget)) this.logger.warn(`lexical index of tenant ${tenantId} not loaded: ${messageOf(e)}`);
+      })
+      .finally(() => {
+        entry.work = undefined;
+        entry.reserved = 0;
+      });
+    return entry.work;
+  }
+
+  /** The tenant from scratch, into a new index that replaces the old one when complete. */
+  private async load(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number): Promise<void> {
+    entry.index = undefined;
+    entry.reserved = liveChunks * EXPECTED_CHUNK_BYTES;
+    if (!this.makeRoom(tenantId)) throw new OverBudget('no room');
+    const ids = await this.repository.liveChunkIds(tenantId);
+    const index = new LexicalIndex();
+    for (let i = 0; i < ids.length; i += LOAD_BATCH) {
+      for (const row of await this.repository.chunks(tenantId, ids.slice(i, i + LOAD_BATCH))) index.add(row);
+      entry.reserved = Math.max(entry.reserved, index.bytes);
+      if (this.heldBytes > this.budgetBytes && !this.makeRoom(tenantId)) throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
+    }
+    entry.index = index;
+    entry.chunks = generation.chunks;
+    entry.epoch = generation.epoch;
+    entry.loadedAt = this.now();
+  }
+
+  /** The live chunk ids compared with the index: chunks gone dropped, new ones loaded. */
+  private async refresh(tenantId: string, entry: Entry, generation: ChunkGeneration): Promise<void> {
+    const index = entry.index!;
+    const ids = await this.repository.liveChunkIds(tenantId);
+    const live = new Set(ids);
+    for (const id of [...index.chunkIds()]) if (!live.has(id)) index.remove(id);
+    const missing = ids.filter((id) => !index.has(id));
+    for (let i = 0; i < missing.length; i += LOAD_BATCH) {
+      for (const row of await this.repository.chunks(tenantId, missing.slice(i, i + LOAD_BATCH))) index.add(row);
+    }
+    entry.chunks = generation.chunks;
+    if (this.heldBytes > this.budgetBytes && !this.makeRoom(tenantId)) {
+      this.entries.delete(tenantId);
+      throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
     }
   }
+
+  /**
+   * Drops the least recently queried other tenants, idle for MIN_RESIDENCY_MS and not loading,
+   * until what is held and reserved fits the budget; answers whether it does.
+   */
+  private makeRoom(tenantId: string): boolean {
+    for (const [other, e] of this.entries) {
+      if (this.heldBytes <= this.budgetBytes) return true;
+      if (other === tenantId || e.work || this.now() - e.lastUsed < MIN_RESIDENCY_MS) continue;
+      this.entries.delete(other);
+    }
+    return this.heldBytes <= this.budgetBytes;
+  }
 }
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

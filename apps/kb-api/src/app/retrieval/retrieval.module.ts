@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@platform/observability';
+import { Clock } from '@platform/runtime';
 import { Gauge, Registry } from 'prom-client';
 import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
 import { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
@@ -25,21 +26,29 @@ import { VectorSearch } from './vector-search';
     LexicalIndexRepository,
     {
       provide: LexicalIndexes,
-      useFactory: (repository: LexicalIndexRepository, config: KbConfig, registry?: Registry) => {
-        const indexes = new LexicalIndexes(repository, config.get('KB_LEXICAL_INDEX_MAX_CHUNKS'));
+      useFactory: (repository: LexicalIndexRepository, config: KbConfig, clock: Clock, registry?: Registry) => {
+        const indexes = new LexicalIndexes(repository, config.get('KB_LEXICAL_INDEX_MAX_MB') * 1024 * 1024, () => clock.nowMs());
         if (registry && !registry.getSingleMetric('kb_lexical_index_chunks')) {
           new Gauge({
             name: 'kb_lexical_index_chunks',
-            help: "Chunks held in this process's in-memory lexical index, over all tenants (KB_LEXICAL_INDEX_MAX_CHUNKS bounds it)",
+            help: "Chunks held in this process's in-memory lexical index, over all tenants",
             registers: [registry],
             collect() {
               this.set(indexes.held);
             },
           });
+          new Gauge({
+            name: 'kb_lexical_index_bytes',
+            help: "The in-memory lexical index's estimate of its heap, held and reserved, over all tenants (KB_LEXICAL_INDEX_MAX_MB bounds it)",
+            registers: [registry],
+            collect() {
+              this.set(indexes.heldBytes);
+            },
+          });
         }
         return indexes;
       },
-      inject: [LexicalIndexRepository, KbConfig, { token: METRICS_REGISTRY, optional: true }],
+      inject: [LexicalIndexRepository, KbConfig, Clock, { token: METRICS_REGISTRY, optional: true }],
     },
     {
       provide: VectorSearch,

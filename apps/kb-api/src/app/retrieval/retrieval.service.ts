@@ -20,6 +20,8 @@ export type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChun
 const CANDIDATES = 100;
 /** Chunks the in-memory ranking sends back to SQL for the filters: enough that the filters rarely leave too few. */
 const IN_MEMORY_READ_BACK = 4 * CANDIDATES;
+/** Postings a question may make the in-memory ranking walk (about 20-40 ms of one core); beyond, the SQL path ranks it. */
+const MAX_QUERY_POSTINGS = 1_000_000;
 /**
  * The ranking's parameters. BM25 (k1, b) over the chunk's title (weight A), heading path (B) and
  * text (D), a term's frequency counting an occurrence in the title `titleWeight` times and in the
@@ -215,7 +217,8 @@ export class RetrievalService {
    * document or chunks the index still holds but the database no longer shows leave too few. When
    * even those leave fewer than the ranking needs while more were scored, answers undefined: the
    * SQL path, whose candidates are found under the filters, ranks instead. `candidates` counts the
-   * chunks scored (those the filters let through, when there are filters).
+   * chunks scored (those the filters let through, when there are filters), at most CANDIDATES as on
+   * the SQL path.
    */
   private async rankInMemory(
     tenantId: string,
@@ -224,6 +227,9 @@ export class RetrievalService {
     depth: number,
   ): Promise<{ rows: RankedCandidate[]; candidates: number } | undefined> {
     const terms: IndexQueryTerm[] = plan.idfs.map((idf, i) => ({ idf, lexemes: plan.lexemes.filter((l) => l.term === i) }));
+    // Scoring walks every posting of every term on the event loop: a question of many very common words would hold it
+    // for tens of milliseconds, so it goes to the SQL path, whose candidates come from the rarest words alone.
+    if (index.postingsOf(terms) > MAX_QUERY_POSTINGS) return undefined;
     const { hits, scored } = index.score(terms, plan.bm25, IN_MEMORY_READ_BACK);
     const filtered = Object.values(plan.filters).some((v) => v !== undefined && (!Array.isArray(v) || v.length > 0));
     const readBack = async (count: number) => {
@@ -233,7 +239,9 @@ export class RetrievalService {
         perDocument: PER_DOCUMENT,
         limit: depth,
       });
-      const enough = answer.rows.length >= Math.min(depth, scored) || sent.length >= scored;
+      // Enough: as many rows as shown, or every scored chunk was sent, or all the best 400 passed and only the cap per
+      // document left fewer (the SQL path, ranking 100 candidates under the same cap, could not show more).
+      const enough = answer.rows.length >= Math.min(depth, scored) || sent.length >= scored || (sent.length === hits.length && answer.passed === sent.length);
       return { ...answer, enough };
     };
     let answer = await readBack(Math.max(32, 2 * depth));
@@ -246,7 +254,7 @@ export class RetrievalService {
       for (let i = 0; i < terms.length; i++) if (hit.found & (1 << i)) found.push(i + 1);
       return { ...chunkFieldsOf(r), bm25: hit.bm25, matched: hit.matched, found };
     });
-    return { rows, candidates: filtered ? answer.passed : scored };
+    return { rows, candidates: Math.min(CANDIDATES, filtered ? answer.passed : scored) };
   }
 }
 

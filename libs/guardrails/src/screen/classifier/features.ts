@@ -54,16 +54,15 @@ interface Family {
   touched: number[];
 }
 
-const families = new Map<number, { words: Family; chars: Family; merged: Family }>();
+/** The arrays of the last bucket count used (a process screens with one model, so one size). */
+let families: { bits: number; words: Family; chars: Family; merged: Family } | undefined;
 
 function familiesFor(bits: number) {
-  let f = families.get(bits);
-  if (!f) {
+  if (families?.bits !== bits) {
     const family = (): Family => ({ counts: new Float64Array(1 << bits), touched: [] });
-    f = { words: family(), chars: family(), merged: family() };
-    families.set(bits, f);
+    families = { bits, words: family(), chars: family(), merged: family() };
   }
-  return f;
+  return families;
 }
 
 function addCount(family: Family, key: number): void {
