@@ -216,6 +216,13 @@ ${row('dev (tuned on)', report.dev)}
 ${row('held out', report.heldOut)}
 ${row('all train claims', report.all)}
 
+kb-api ranks from its in-memory lexical index (\`docs/kb-api.md\`, "Ranking in memory"): BM25 over
+every chunk holding a query word rather than over a prefilter of at most 400 found by the rarest
+words. Against the SQL ranking (the same command at 1fff584): nDCG@10 0.682 / 0.716 (dev / held
+out; was 0.682 / 0.714), Recall@100 0.908 / 0.940 (was 0.867 / 0.893), MRR@10 0.652 / 0.687 (was
+0.653 / 0.685); the chat's citation and refusal rates moved by less than half a point. No parameter
+was changed for it.
+
 Before BM25 (at e20b63f: IDF-weighted term coverage plus \`ts_rank_cd\` over the same candidates),
 the same command gave nDCG@10 0.636 dev / 0.668 held out (Recall@100 0.867 / 0.893, MRR@10 0.601 /
 0.628); the chat cited a relevant abstract for 57.1% / 63.3% of the claims and refused 23.2% /

@@ -160,7 +160,7 @@ export class KbApiEnv extends ResourceServerEnv {
 
   /**
    * Megabytes of heap each kb-api process may give its in-memory lexical index, over all tenants
-   * (ordinary text takes about 1.6 KB a chunk: 160 MB for 100,000); 0 ranks every query in SQL. A
+   * (ordinary text takes about 1.8 KB a chunk by its estimate, 1.5 KB measured: 180 MB for 100,000); 0 ranks every query in SQL. A
    * tenant that does not fit is ranked in SQL (docs/kb-api.md, "Ranking in memory").
    */
   @IsInt()

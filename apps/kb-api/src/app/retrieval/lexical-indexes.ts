@@ -16,7 +16,7 @@ export const INLINE_BUILD_CHUNKS = 20_000;
 /** Chunks read per round trip while loading: the event loop serves other requests between batches. */
 const LOAD_BATCH = 1_000;
 /** What a chunk of ordinary text costs in the index (retrieval benchmark corpus), to reserve room before a load. */
-export const EXPECTED_CHUNK_BYTES = 1_600;
+export const EXPECTED_CHUNK_BYTES = 1_800;
 /** A tenant queried within this long is not dropped to make room for another: two tenants that do not fit together would evict each other on every query. */
 export const MIN_RESIDENCY_MS = 60_000;
 /** After a failed or abandoned load, the tenant is ranked in SQL this long before a load is tried again. */
