@@ -115,6 +115,10 @@ describe('LexicalIndex', () => {
     const kept = rows.filter((r) => !removed.has(r.id));
     expect(index.size).toBe(kept.length);
     for (const q of queries) expect(index.score(q, params, Infinity).hits.map((h) => h.chunkId)).toEqual(reference(kept, q, params).map((h) => h.chunkId));
+    // Compaction ran (two thirds removed): the estimate follows the arrays it keeps.
+    const fresh = new LexicalIndex();
+    kept.forEach((r) => fresh.add(r));
+    expect(index.bytes).toBeLessThan(fresh.bytes * 2);
     const extra = { id: 99_999, language: 'english', tokens: 2, tsv: `'w30':1A 'w1':2` };
     index.add(extra);
     index.add(extra);

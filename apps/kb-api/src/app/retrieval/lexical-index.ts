@@ -135,7 +135,7 @@ class PostingList {
     return grew;
   }
 
-  /** Drops the postings of dead slots and renumbers the rest (compaction). */
+  /** Drops the postings of dead slots and renumbers the rest (compaction), shrinking its arrays when they are mostly empty. */
   keep(renumber: Int32Array): void {
     let w = 0;
     for (let r = 0; r < this.length; r++) {
@@ -146,6 +146,11 @@ class PostingList {
       w++;
     }
     this.length = w;
+    // Give back what the removed postings held (a list more than half empty is copied into arrays its size).
+    if (this.slots.length > 2 * Math.max(2, w)) {
+      this.slots = this.slots.slice(0, Math.max(2, w));
+      this.counts = this.counts.slice(0, Math.max(2, w));
+    }
   }
 }
 
@@ -247,9 +252,11 @@ export class LexicalIndex {
       lengths[ids.length] = this.lengths[s];
       ids.push(this.ids[s]);
     }
+    this.arrayBytes = 0;
     for (const [key, list] of this.postings) {
       list.keep(renumber);
       if (list.length === 0) this.postings.delete(key);
+      else this.arrayBytes += list.slots.length * 8;
     }
     this.ids = ids;
     this.lengths = lengths;

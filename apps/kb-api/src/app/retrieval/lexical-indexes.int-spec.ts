@@ -147,6 +147,31 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     expect(await indexOf(indexes, 'default')).toBeDefined();
   });
 
+  it("loads a tenant once however many queries ask, and does not make a small tenant's query wait behind another load", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    const gated = Object.create(repository) as LexicalIndexRepository;
+    gated.liveChunkIds = async (tenant: string) => {
+      calls.push(tenant);
+      if (tenant === 'other') await gate;
+      return repository.liveChunkIds(tenant);
+    };
+    const indexes = new LexicalIndexes(gated, GENEROUS);
+    const first = indexOf(indexes, 'other');
+    const second = indexOf(indexes, 'other');
+    // 'other' is loading (held at the gate): a query of 'default' is ranked in SQL rather than queued behind it.
+    expect(await indexOf(indexes, 'default')).toBeUndefined();
+    release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.filter((a) => a !== undefined).length).toBeGreaterThanOrEqual(1);
+    expect(calls.filter((t) => t === 'other')).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(idsOf(await indexOf(indexes, 'default'))).toEqual(
+      [...(await chunkIds('default', 'backups.md')), ...(await chunkIds('default', 'restores.md'))].sort((a, b) => a - b),
+    );
+  });
+
   it('prewarms nothing below the size a first query loads itself, and never throws', async () => {
     const indexes = new LexicalIndexes(repository, GENEROUS);
     await indexes.prewarm();

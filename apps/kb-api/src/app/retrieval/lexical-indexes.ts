@@ -35,6 +35,8 @@ interface Entry {
   lastUsed: number;
   loadedAt: number;
   retryAt: number;
+  /** Bytes a chunk of this tenant took when its load outgrew the budget: the admission test's estimate from then on. */
+  bytesPerChunk: number;
 }
 
 /** A load stopped because the tenant outgrew the budget while it ran. */
@@ -60,6 +62,8 @@ export class LexicalIndexes {
   private readonly entries = new Map<string, Entry>();
   /** Loads from scratch, one after another. */
   private loads: Promise<unknown> = Promise.resolve();
+  /** Loads from scratch running or queued: a query waits for its small tenant's load only when none is ahead of it. */
+  private pendingLoads = 0;
 
   constructor(
     private readonly repository: LexicalIndexRepository,
@@ -99,8 +103,13 @@ export class LexicalIndexes {
       try {
         const generation = await runAsTenant(tenant_id, () => this.repository.generationOf(tenant_id));
         const entry = this.entryOf(tenant_id);
-        if (this.fresh(entry, generation)) continue;
-        await this.start(tenant_id, entry, generation, chunks);
+        if (entry.work) {
+          await entry.work;
+          continue;
+        }
+        // Prewarm only fills free room: it never drops a tenant (it would drop the ones it loaded first).
+        if (this.fresh(entry, generation) || chunks * EXPECTED_CHUNK_BYTES > this.budgetBytes - this.heldBytes) continue;
+        await this.start(tenant_id, entry, generation, chunks, false);
       } catch (e) {
         this.logger.warn(`lexical index prewarm of tenant ${tenant_id} failed: ${messageOf(e)}`);
       }
@@ -112,7 +121,7 @@ export class LexicalIndexes {
    * SQL. `liveChunks` is the tenant's live chunk count from its statistics.
    */
   async current(tenantId: string, generation: ChunkGeneration, liveChunks: number): Promise<LexicalIndex | undefined> {
-    if (liveChunks * EXPECTED_CHUNK_BYTES > this.budgetBytes) {
+    if (liveChunks * Math.max(EXPECTED_CHUNK_BYTES, this.entries.get(tenantId)?.bytesPerChunk ?? 0) > this.budgetBytes) {
       const entry = this.entries.get(tenantId);
       if (entry && !entry.work) this.entries.delete(tenantId);
       return undefined;
@@ -128,11 +137,12 @@ export class LexicalIndexes {
       if (!entry.work && this.now() < entry.retryAt) return undefined;
       const rewritten = entry.index !== undefined && entry.epoch < generation.epoch;
       if (!entry.work && rewritten && this.now() - entry.loadedAt < RELOAD_GAP_MS) return undefined;
-      if (!entry.work) this.start(tenantId, entry, generation, liveChunks);
-      // A refresh reads the ids and the few new chunks: the query waits for it. A first load (or a reload after a rewrite)
-      // of a large tenant runs on while the SQL path answers.
       const refresh = entry.index !== undefined && !rewritten;
-      if (!refresh && liveChunks > INLINE_BUILD_CHUNKS) return undefined;
+      // A refresh reads the ids and the few new chunks: the query waits for it. A load from scratch is waited for only when
+      // the tenant is small and no other load is ahead of it; otherwise it runs on while the SQL path answers.
+      const loadsAhead = this.pendingLoads;
+      if (!entry.work) this.start(tenantId, entry, generation, liveChunks, true);
+      if (!refresh && (liveChunks > INLINE_BUILD_CHUNKS || loadsAhead > 0)) return undefined;
       await entry.work;
     }
     return undefined;
@@ -140,7 +150,7 @@ export class LexicalIndexes {
 
   private entryOf(tenantId: string): Entry {
     let entry = this.entries.get(tenantId);
-    if (!entry) this.entries.set(tenantId, (entry = { chunks: -1, epoch: -1, reserved: 0, lastUsed: this.now(), loadedAt: 0, retryAt: 0 }));
+    if (!entry) this.entries.set(tenantId, (entry = { chunks: -1, epoch: -1, reserved: 0, lastUsed: this.now(), loadedAt: 0, retryAt: 0, bytesPerChunk: 0 }));
     return entry;
   }
 
@@ -148,39 +158,56 @@ export class LexicalIndexes {
     return entry.index !== undefined && entry.epoch >= generation.epoch && entry.chunks >= generation.chunks;
   }
 
-  /** Starts bringing the entry up to `generation` (its `work`); never rejects: a failure is logged and retried after RETRY_AFTER_MS. */
-  private start(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number): Promise<void> {
+  /**
+   * Starts bringing the entry up to `generation` unless it is already being brought up (answers its `work`); never
+   * rejects: a failure is logged and retried after RETRY_AFTER_MS. `evict`: whether other tenants may be dropped for room.
+   */
+  private start(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number, evict: boolean): Promise<void> {
+    if (entry.work) return entry.work;
     const fromScratch = !entry.index || entry.epoch < generation.epoch;
-    const run = () => runAsTenant(tenantId, () => (fromScratch ? this.load(tenantId, entry, generation, liveChunks) : this.refresh(tenantId, entry, generation)));
-    const work = fromScratch ? (this.loads = this.loads.then(run, run)) : run();
-    entry.work = (work as Promise<void>)
+    const run = () =>
+      runAsTenant(tenantId, () => (fromScratch ? this.load(tenantId, entry, generation, liveChunks, evict) : this.refresh(tenantId, entry, generation)));
+    let work: Promise<void>;
+    if (fromScratch) {
+      this.pendingLoads++;
+      const queued = this.loads.then(run, run).finally(() => this.pendingLoads--);
+      this.loads = queued;
+      work = queued;
+    } else work = run();
+    const settled: Promise<void> = work
       .catch((e: unknown) => {
         entry.retryAt = this.now() + RETRY_AFTER_MS;
         if (!(e instanceof OverBudget)) this.logger.warn(`lexical index of tenant ${tenantId} not loaded: ${messageOf(e)}`);
       })
       .finally(() => {
+        if (entry.work !== settled) return;
         entry.work = undefined;
         entry.reserved = 0;
       });
-    return entry.work;
+    entry.work = settled;
+    return settled;
   }
 
   /** The tenant from scratch, into a new index that replaces the old one when complete. */
-  private async load(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number): Promise<void> {
+  private async load(tenantId: string, entry: Entry, generation: ChunkGeneration, liveChunks: number, evict: boolean): Promise<void> {
     entry.index = undefined;
-    entry.reserved = liveChunks * EXPECTED_CHUNK_BYTES;
-    if (!this.makeRoom(tenantId)) throw new OverBudget('no room');
+    entry.reserved = liveChunks * Math.max(EXPECTED_CHUNK_BYTES, entry.bytesPerChunk);
+    if (!this.makeRoom(tenantId, evict)) throw new OverBudget('no room');
     const ids = await this.repository.liveChunkIds(tenantId);
     const index = new LexicalIndex();
     for (let i = 0; i < ids.length; i += LOAD_BATCH) {
       for (const row of await this.repository.chunks(tenantId, ids.slice(i, i + LOAD_BATCH))) index.add(row);
       entry.reserved = Math.max(entry.reserved, index.bytes);
-      if (this.heldBytes > this.budgetBytes && !this.makeRoom(tenantId)) throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
+      if (!this.makeRoom(tenantId, evict)) {
+        entry.bytesPerChunk = index.bytes / Math.max(1, index.size);
+        throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
+      }
     }
     entry.index = index;
     entry.chunks = generation.chunks;
     entry.epoch = generation.epoch;
     entry.loadedAt = this.now();
+    entry.lastUsed = Math.max(entry.lastUsed, entry.loadedAt);
   }
 
   /** The live chunk ids compared with the index: chunks gone dropped, new ones loaded. */
@@ -192,25 +219,31 @@ export class LexicalIndexes {
     const missing = ids.filter((id) => !index.has(id));
     for (let i = 0; i < missing.length; i += LOAD_BATCH) {
       for (const row of await this.repository.chunks(tenantId, missing.slice(i, i + LOAD_BATCH))) index.add(row);
+      if (!this.makeRoom(tenantId, true)) {
+        entry.index = undefined;
+        entry.bytesPerChunk = index.bytes / Math.max(1, index.size);
+        throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
+      }
     }
     entry.chunks = generation.chunks;
-    if (this.heldBytes > this.budgetBytes && !this.makeRoom(tenantId)) {
-      this.entries.delete(tenantId);
-      throw new OverBudget(`tenant ${tenantId} outgrew the budget`);
-    }
   }
 
   /**
-   * Drops the least recently queried other tenants, idle for MIN_RESIDENCY_MS and not loading,
-   * until what is held and reserved fits the budget; answers whether it does.
+   * Whether what is held and reserved fits the budget, after dropping (when `evict`) the least recently queried other
+   * tenants idle for MIN_RESIDENCY_MS and not loading, and only if dropping them makes it fit.
    */
-  private makeRoom(tenantId: string): boolean {
-    for (const [other, e] of this.entries) {
-      if (this.heldBytes <= this.budgetBytes) return true;
-      if (other === tenantId || e.work || this.now() - e.lastUsed < MIN_RESIDENCY_MS) continue;
+  private makeRoom(tenantId: string, evict: boolean): boolean {
+    let over = this.heldBytes - this.budgetBytes;
+    if (over <= 0) return true;
+    if (!evict) return false;
+    const idle = [...this.entries].filter(([other, e]) => other !== tenantId && !e.work && this.now() - e.lastUsed >= MIN_RESIDENCY_MS);
+    if (idle.reduce((n, [, e]) => n + (e.index?.bytes ?? 0), 0) < over) return false;
+    for (const [other, e] of idle) {
+      if (over <= 0) break;
+      over -= e.index?.bytes ?? 0;
       this.entries.delete(other);
     }
-    return this.heldBytes <= this.budgetBytes;
+    return true;
   }
 }
 
