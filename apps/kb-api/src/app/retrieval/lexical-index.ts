@@ -71,9 +71,13 @@ export function parseTsvector(text: string): ParsedLexeme[] {
       for (;;) {
         while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
         const w = text[i];
-        if (w === 'A') (entry.title++, i++);
-        else if (w === 'B') (entry.heading++, i++);
-        else {
+        if (w === 'A') {
+          entry.title++;
+          i++;
+        } else if (w === 'B') {
+          entry.heading++;
+          i++;
+        } else {
           if (w === 'C') i++;
           entry.text++;
         }
