@@ -56,8 +56,10 @@ export { globToRegex } from './retrieval-filters';
  * words (one GIN index), every chat filter is applied in SQL with the tenant. A question, claim or
  * keyword list is an OR of its analysed terms, so a long query needs no chunk to hold every word.
  * Document frequencies and lengths are the tenant's own, kept current by triggers on every chunk
- * write (term-stats.ts). The distinctive terms find the candidates; BM25 with title and heading
- * weighting ranks them, keeping at most three chunks per document. A question word with synonyms
+ * write (term-stats.ts). Where the tenant's in-memory index is available (lexical-indexes.ts), BM25
+ * with title and heading weighting scores every chunk holding a term there and the best are read back
+ * under the filters in SQL; otherwise the distinctive terms find candidates in SQL and the same BM25
+ * ranks them. At most three chunks per document are kept. A question word with synonyms
  * (the tenant's synonym sets) counts as found wherever the word or one of its synonyms is. Which
  * question words each chunk contains also decides whether it can ground an answer (grounding.ts).
  */
