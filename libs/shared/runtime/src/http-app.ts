@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { answerClientErrors, applyEdgeHygiene, BodyLimitGroup, ClientErrorBody } from './edge-hygiene';
 import { recordLeanAppSetup } from './fast-routes/lean-app-setup';
 import { OpenApiSpec, ServedOpenApiDocument } from './openapi';
+import { PlatformExpressAdapter } from './platform-express-adapter';
 
 /** Body limit of a service that names no config value for it (Express's own default, 100 KiB). */
 const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -50,7 +51,8 @@ export function applyPlatformHttpSetup(app: INestApplication, options: HttpAppOp
  * when env validation fails (ConfigModule throws during create).
  */
 export async function startHttpApp(rootModule: Type<unknown>, options: HttpAppOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(rootModule, {
+  // Requests are built with Express's prototypes from the start (see PlatformExpressAdapter).
+  const app = await NestFactory.create<NestExpressApplication>(rootModule, new PlatformExpressAdapter(), {
     bufferLogs: true,
     // Let boot errors (bad env, unreachable database) reach the caller instead of aborting
     // the process from inside Nest, so main.ts can print one clear line and exit 1.

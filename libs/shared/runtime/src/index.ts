@@ -1,4 +1,5 @@
 export * from './http-app';
+export * from './platform-express-adapter';
 export * from './http-processes';
 export * from './worker-app';
 export * from './cli';

@@ -38,6 +38,7 @@ import { mountedFastRoutes } from './fast-router';
 import { handleInside } from './handle-inside';
 import { recordLeanAppSetup } from './lean-app-setup';
 import { hasMediaType, LeanRoute } from './lean-route.decorator';
+import { PlatformExpressAdapter } from '../platform-express-adapter';
 import { LeanRoutesModule } from './lean-routes.module';
 
 class EchoDto {
@@ -188,7 +189,8 @@ const PROBES: Record<string, Probe[]> = {
 };
 
 async function startProbeApp(): Promise<{ app: INestApplication; url: string; server: Server; expressApp: Express }> {
-  const app = await NestFactory.create(ProbeModule, { logger: false, bodyParser: false });
+  // The production adapter (startHttpApp's), so both paths see the requests the services see.
+  const app = await NestFactory.create(ProbeModule, new PlatformExpressAdapter(), { logger: false, bodyParser: false });
   const expressApp = app.getHttpAdapter().getInstance() as Express;
   // What startHttpApp records for a platform app: the pre-routing middleware, global pipe and filter.
   const parseJson = express.json({ limit: 200 });
