@@ -45,6 +45,13 @@ async function startUpstream(): Promise<Upstream> {
       });
       return;
     }
+    if (req.url?.endsWith('/cut')) {
+      // An upstream that dies mid-answer: headers and part of the declared body, then a reset.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 5);
+      return;
+    }
     if (req.url?.endsWith('/refuse-early')) {
       // An auth guard refusing an upload before reading it. Node then reads and drops the rest of
       // the body on its own (an upstream that reset the connection instead would lose its answer
@@ -157,6 +164,14 @@ describe('gateway under abuse', () => {
     );
   }
 
+  /** The gateway's count of proxied requests to the kb upstream that ended with `outcome`. */
+  async function kbOutcomes(outcome: string): Promise<number> {
+    const metrics = await send('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    const line = metrics.body.split('\n').find((l) => l.startsWith('gateway_upstream_requests_total{') && l.includes(`upstream="${kb.url}"`) && l.includes(`outcome="${outcome}"`));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  }
+
   function expectJsonProblem(a: Answer, status: number, code: string): void {
     expect(a.status).toBe(status);
     expect(a.headers['content-type']).toContain('application/problem+json');
@@ -261,6 +276,7 @@ describe('gateway under abuse', () => {
 
   it('gives the connection back when clients reset mid-response', async () => {
     const opened = kb.streams.opened;
+    const abortedBefore = await kbOutcomes('client_aborted');
     const statuses = await storm(200, CONNECTIONS * 2, () =>
       withGuard(
         'stream reader',
@@ -283,10 +299,37 @@ describe('gateway under abuse', () => {
     // more than CONNECTIONS streams could ever have been served.
     expect(served).toBeGreaterThan(CONNECTIONS * 4);
     expect(kb.streams.opened - opened).toBe(served);
+    // Counted as the client's doing, not the upstream's.
+    expect((await kbOutcomes('client_aborted')) - abortedBefore).toBe(served);
     // Every upstream stream the readers left is closed upstream as well.
     await withGuard('upstream streams closed', (async () => {
       while (kb.streams.closed < kb.streams.opened) await new Promise((r) => setTimeout(r, 20));
     })());
+    await expectHealthy();
+  });
+
+  it('cuts the client connection when the upstream fails mid-answer, counts it as an upstream error, and stays up', async () => {
+    const errorsBefore = await kbOutcomes('error');
+    const abortedBefore = await kbOutcomes('client_aborted');
+    const outcomes = await storm(50, CONNECTIONS * 2, () =>
+      withGuard(
+        'cut answer',
+        new Promise<string>((resolve) => {
+          const req = request({ host, port, path: '/api/kb/cut', agent: false }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            // The client must learn that the answer is incomplete: never a clean end of a partial body.
+            res.on('end', () => resolve(`ended:${res.statusCode}:${body}`));
+            res.on('error', () => resolve(`cut:${res.statusCode}`));
+          });
+          req.on('error', () => resolve('cut'));
+          req.end();
+        }),
+      ),
+    );
+    expect(outcomes.every((o) => o.startsWith('cut'))).toBe(true);
+    expect((await kbOutcomes('error')) - errorsBefore).toBe(50);
+    expect(await kbOutcomes('client_aborted')).toBe(abortedBefore);
     await expectHealthy();
   });
 

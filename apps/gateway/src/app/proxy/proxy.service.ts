@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
@@ -136,7 +135,8 @@ export class ProxyService implements OnApplicationShutdown {
     // The client going away (mid-upload, mid-answer or while queued) cancels the upstream side.
     const cancel = new AbortController();
     const onClose = () => {
-      if (!res.writableFinished) cancel.abort();
+      // Unfinished and not destroyed by an upstream failure (which sets `errored`): the client left.
+      if (!res.writableFinished && !res.errored) cancel.abort();
     };
     res.once('close', onClose);
 
@@ -151,19 +151,25 @@ export class ProxyService implements OnApplicationShutdown {
       : undefined;
     try {
       release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
-      const upstream = await this.pools.get(route.upstream)!.request({
-        path,
-        method: req.method as 'GET',
-        headers,
-        // An async iterable body is documented (Dispatcher.md) though missing from undici's typings.
-        body: body?.chunks() as unknown as Readable | undefined,
-        signal: cancel.signal,
-      });
-      const out = clientResponseHeaders(upstream.headers);
-      out['x-request-id'] = requestId;
-      res.writeHead(upstream.statusCode, out);
-      this.count(route, `${Math.floor(upstream.statusCode / 100)}xx` as Outcome);
-      await pipeline(upstream.body, res);
+      // undici writes the answer's body straight into the client's response (with backpressure,
+      // ending it when the upstream ends); no intermediate stream and no pipeline per request.
+      await this.pools.get(route.upstream)!.stream(
+        {
+          path,
+          method: req.method as 'GET',
+          headers,
+          // An async iterable body is documented (Dispatcher.md) though missing from undici's typings.
+          body: body?.chunks() as unknown as Readable | undefined,
+          signal: cancel.signal,
+        },
+        ({ statusCode, headers: upstreamHeaders }) => {
+          const out = clientResponseHeaders(upstreamHeaders);
+          out['x-request-id'] = requestId;
+          res.writeHead(statusCode, out);
+          this.count(route, `${Math.floor(statusCode / 100)}xx` as Outcome);
+          return res;
+        },
+      );
     } catch (e) {
       this.fail(route, req, res, path, requestId, body, e, cancel.signal.aborted);
     } finally {
