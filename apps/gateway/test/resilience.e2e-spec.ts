@@ -52,6 +52,14 @@ async function startUpstream(): Promise<Upstream> {
       setTimeout(() => res.socket?.destroy(), 5);
       return;
     }
+    if (req.url?.endsWith('/answer-first')) {
+      // Answers before reading the upload, then reads it to the end.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('started\n');
+      req.resume();
+      req.on('end', () => res.end('done\n'));
+      return;
+    }
     if (req.url?.endsWith('/refuse-early')) {
       // An auth guard refusing an upload before reading it. Node then reads and drops the rest of
       // the body on its own (an upstream that reset the connection instead would lose its answer
@@ -330,6 +338,27 @@ describe('gateway under abuse', () => {
     expect(outcomes.every((o) => o.startsWith('cut'))).toBe(true);
     expect((await kbOutcomes('error')) - errorsBefore).toBe(50);
     expect(await kbOutcomes('client_aborted')).toBe(abortedBefore);
+    await expectHealthy();
+  });
+
+  it("cuts the answer, as the client's error, when the client's upload stalls after the upstream answered", async () => {
+    const before = { clientError: await kbOutcomes('client_error'), error: await kbOutcomes('error') };
+    const outcome = await withGuard(
+      'stalled upload',
+      new Promise<string>((resolve) => {
+        const req = request({ host, port, method: 'POST', path: '/api/kb/answer-first', headers: { 'content-length': 1000 }, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(`ended:${res.statusCode}`));
+          res.on('error', () => resolve(`cut:${res.statusCode}`));
+        });
+        req.on('error', () => resolve('cut'));
+        // A tenth of the declared body, then nothing: the gateway's body timeout (200 ms) ends it.
+        req.write(Buffer.alloc(100, 'u'));
+      }),
+    );
+    expect(outcome.startsWith('cut')).toBe(true);
+    expect((await kbOutcomes('client_error')) - before.clientError).toBe(1);
+    expect(await kbOutcomes('error')).toBe(before.error);
     await expectHealthy();
   });
 

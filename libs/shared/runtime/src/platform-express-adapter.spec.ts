@@ -112,6 +112,11 @@ describe('PlatformExpressAdapter', () => {
     }
   });
 
+  it('leaves constructor identity as Node gives it (IncomingMessage, ServerResponse)', () => {
+    expect(expressApp.request.constructor).toBe(IncomingMessage);
+    expect(expressApp.response.constructor).toBe(ServerResponse);
+  });
+
   it("puts the platform's classes in Express's chain (app.request → express.request)", () => {
     expect(Object.getPrototypeOf(Object.getPrototypeOf(expressApp.request))).toBe(express.request);
     expect(Object.getPrototypeOf(Object.getPrototypeOf(expressApp.response))).toBe(express.response);

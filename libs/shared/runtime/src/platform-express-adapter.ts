@@ -33,6 +33,11 @@ export function messageClassesOf(app: Express): MessageClasses {
   class PlatformResponse extends http.ServerResponse {}
   Object.setPrototypeOf(PlatformRequest.prototype, app.request);
   Object.setPrototypeOf(PlatformResponse.prototype, app.response);
+  // `req.constructor` stays IncomingMessage (ServerResponse) as before: code that tells a server
+  // request by its constructor (undici's destroy does) sees no difference. Node builds requests
+  // from the class itself, not from this property.
+  delete (PlatformRequest.prototype as { constructor?: unknown }).constructor;
+  delete (PlatformResponse.prototype as { constructor?: unknown }).constructor;
   app.request = PlatformRequest.prototype as Express['request'];
   app.response = PlatformResponse.prototype as Express['response'];
   // (Node types ServerResponse generically over the request class; this one serves any request.)

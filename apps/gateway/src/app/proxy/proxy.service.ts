@@ -178,15 +178,19 @@ export class ProxyService implements OnApplicationShutdown {
     }
   }
 
-  private fail(route: Route, req: IncomingMessage, res: ServerResponse, path: string, requestId: string, body: ClientBody | undefined, e: unknown, clientGone: boolean): void {
+  private fail(route: Route, req: IncomingMessage, res: ServerResponse, path: string, requestId: string, body: ClientBody | undefined, error: unknown, clientGone: boolean): void {
+    // After the headers, undici destroys the client's response with the failure's cause and
+    // rejects with a generic premature close: the cause is the response's `errored`.
+    const e = res.headersSent ? (res.errored ?? error) : error;
     if (clientGone || e instanceof ClientAbortedError || e instanceof SlotWaitAbortedError) {
       this.count(route, 'client_aborted');
       res.destroy();
       return;
     }
     if (res.headersSent) {
-      // The upstream failed mid-answer: a cut connection tells the client the answer is incomplete.
-      this.count(route, 'error');
+      // A cut connection tells the client the answer is incomplete: the upstream failed
+      // mid-answer, or the client's own body did (stalled or too large) after the upstream answered.
+      this.count(route, e instanceof BodyStalledError || e instanceof BodyTooLargeError ? 'client_error' : 'error');
       res.destroy();
       return;
     }
