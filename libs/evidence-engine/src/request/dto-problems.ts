@@ -3,6 +3,7 @@ import { ValidationError, validateSync } from 'class-validator';
 import type { FieldProblem } from '../errors';
 import { pathOf } from '../json';
 import { instantiate } from './dto-instance';
+import { passesEveryRule } from './dto-verdict';
 import { AT_PATH, ITEM_RULE, ItemRule } from './field-rules';
 
 const OPTIONS = {
@@ -33,6 +34,8 @@ export function validateAgainst<T extends object>(
   at: Record<string, string> = {},
 ): DtoValidation<T> {
   const value = instantiate(dto, plain);
+  // Almost every request is valid: its rules' own checks say so without class-validator's error tree.
+  if (passesEveryRule(value) === true) return { value, problems: [] };
   const problems: FieldProblem[] = [];
   for (const error of validateSync(value, OPTIONS)) {
     collect(error, at[error.property] ?? error.property, problems);

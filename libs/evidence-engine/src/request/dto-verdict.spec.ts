@@ -1,0 +1,124 @@
+import 'reflect-metadata';
+import { validateSync } from 'class-validator';
+import { instantiate } from './dto-instance';
+import { passesEveryRule } from './dto-verdict';
+import { ReviewRequestDto, SourceDto } from './review-request.dto';
+
+/** dto-problems.ts's options: the verdict must agree with class-validator under exactly these. */
+const OPTIONS = { whitelist: false, forbidUnknownValues: false, validationError: { target: false, value: true } };
+
+/** mulberry32: seeded, so a failure replays. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const OMIT = Symbol('omit');
+
+describe('passesEveryRule', () => {
+  const next = random(20261126);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  // Mostly right, sometimes wrong in every way a client can be wrong.
+  const odd = (): unknown => pick([OMIT, null, '', '   ', 0, 7, -1, 1.5, '12', 'x', true, false, [], ['a'], {}, { a: 1 }, [{}], [null], '2026-01-31T12:00:00Z']);
+  const maybe = (good: () => unknown): unknown => (next() < 0.85 ? good() : odd());
+  const text = () => pick(['s1', 'c1', 'Vitamin C cures colds.', 'x'.repeat(50), 'ü']);
+  const object = (fields: Record<string, () => unknown>) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, make] of Object.entries(fields)) {
+      const value = make();
+      if (value !== OMIT) out[key] = value;
+    }
+    if (next() < 0.05) out['unknown_field'] = odd();
+    return out;
+  };
+  const list = (item: () => unknown) => Array.from({ length: Math.floor(next() * 4) }, () => (next() < 0.9 ? item() : odd()));
+  const claim = () =>
+    object({
+      id: () => maybe(text),
+      text: () => maybe(text),
+      assertiveness: () => maybe(() => pick([OMIT, 'likely', 'certain', 'possible', '', null])),
+      source_ids: () => maybe(() => pick([OMIT, list(text)])),
+      metadata: () => maybe(() => pick([OMIT, null, { k: 'v' }])),
+    });
+  const source = () =>
+    object({
+      id: () => maybe(text),
+      url: () => maybe(() => pick([OMIT, null, '', 'https://doi.org/10.1000/1'])),
+      title: () => maybe(() => pick([OMIT, null, 'A title'])),
+      snippet: () => maybe(() => pick([OMIT, null, 'A snippet'])),
+      declared_tier: () => maybe(() => pick([OMIT, OMIT, null, 'peer_reviewed'])),
+      declaredTier: () => maybe(() => pick([OMIT, OMIT, null, 'preprint'])),
+      metadata: () => maybe(() => pick([OMIT, null, {}])),
+    });
+  const request = () =>
+    object({
+      artifact: () =>
+        maybe(() =>
+          object({
+            artifact_id: () => maybe(text),
+            answer_text: () => maybe(text),
+            question: () => maybe(() => pick([OMIT, null, 'Why?'])),
+            tenant_id: () => maybe(() => pick([OMIT, null, 't1'])),
+            claims: () => maybe(() => pick([OMIT, list(claim)])),
+            sources: () => maybe(() => pick([OMIT, list(source)])),
+            metadata: () => maybe(() => pick([OMIT, null, { a: [1] }])),
+          }),
+        ),
+      options: () =>
+        maybe(() =>
+          pick([
+            OMIT,
+            null,
+            object({
+              profile_key: () => maybe(() => pick([OMIT, null, 'default'])),
+              label_via_llm: () => maybe(() => pick([OMIT, true, false])),
+              dry_run: () => maybe(() => pick([OMIT, true, false])),
+              budget: () =>
+                maybe(() =>
+                  pick([OMIT, null, object({ max_llm_calls: () => maybe(() => pick([OMIT, 0, 3, '4'])), max_tokens: () => maybe(() => pick([OMIT, 100])) })]),
+                ),
+              reviewed_at: () => maybe(() => pick([OMIT, null, '2026-01-31T12:00:00Z', '2026-02-30T12:00:00Z'])),
+            }),
+          ]),
+        ),
+    });
+
+  it('agrees with class-validator on 20,000 generated review requests, valid and invalid', () => {
+    let valid = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const instance = instantiate(ReviewRequestDto, request());
+      const verdict = passesEveryRule(instance);
+      // The review DTOs are fully mirrored: a verdict every time, never "ask class-validator".
+      expect(verdict).not.toBeUndefined();
+      const expected = validateSync(instance, OPTIONS).length === 0;
+      if (verdict !== expected) throw new Error(`disagrees (${verdict} vs ${expected}) on ${JSON.stringify(instance)}`);
+      if (expected) valid++;
+    }
+    // Both kinds were met often enough to mean something.
+    expect(valid).toBeGreaterThan(2_000);
+    expect(valid).toBeLessThan(18_000);
+  });
+
+  it('agrees on a source alone, including the declaredTier alias and its ValidateIf', () => {
+    for (const declared of [undefined, null, '', 'x', 5]) {
+      for (const alias of [undefined, null, '', 'y', 5]) {
+        const plain: Record<string, unknown> = { id: 's1' };
+        if (declared !== undefined) plain['declared_tier'] = declared;
+        if (alias !== undefined) plain['declaredTier'] = alias;
+        const instance = instantiate(SourceDto, plain);
+        expect(passesEveryRule(instance)).toBe(validateSync(instance, OPTIONS).length === 0);
+      }
+    }
+  });
+
+  it('leaves to class-validator what it cannot mirror (a subclass inherits its rules)', () => {
+    class Extended extends SourceDto {}
+    expect(passesEveryRule(Object.assign(new Extended(), { id: 's1' }))).toBeUndefined();
+  });
+});
