@@ -109,9 +109,25 @@ export class ResourcesOfA {
   wikiBuilt(): Promise<{ id: string; other: string }> {
     return this.once('wiki', async () => {
       await this.indexed();
-      await this.ok(this.a.super, 'POST', '/api/admin/kb/wiki-build', 200);
-      const concepts = await this.ok(this.a.super, 'GET', '/api/admin/kb/concepts', 200);
-      if (concepts.data.length < 2) throw new Error(`the wiki build made ${concepts.data.length} concepts, not two`);
+      // Built again until it has two concepts (a build only sees what is indexed when it runs); if it
+      // never does, the error says what the build and A's documents looked like.
+      let last: unknown;
+      const concepts = await this.until(
+        'a wiki build with two concepts',
+        async () => {
+          last = await this.ok(this.a.super, 'POST', '/api/admin/kb/wiki-build', 200);
+          const page = await this.ok(this.a.super, 'GET', '/api/admin/kb/concepts', 200);
+          return page.data.length >= 2 ? page : undefined;
+        },
+        10_000,
+      ).catch(async (e: Error) => {
+        const documents = await this.a.db.query(
+          `SELECT d.source_path, d.status, d.error, d.deleted_at IS NOT NULL AS deleted, (SELECT count(*)::int FROM kb_chunks c WHERE c.document_id = d.id) AS chunks
+             FROM kb_documents d WHERE d.tenant_id = $1 ORDER BY d.source_path`,
+          [this.a.tenant],
+        );
+        throw new Error(`${e.message}: last build ${JSON.stringify(last)}; documents ${JSON.stringify(documents)}`);
+      });
       return { id: String(concepts.data[0].id), other: String(concepts.data[1].id) };
     });
   }
