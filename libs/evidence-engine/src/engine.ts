@@ -38,6 +38,8 @@ export class ReviewEngine {
   private readonly clock: Clock;
   private readonly llm: LlmPort;
   private readonly log: ReviewLogPort | undefined;
+  /** Each configured tier's object as results show it, made once: a large review names thousands of sources. */
+  private readonly tierObjects = new Map<string, Readonly<Tier>>();
 
   /** Throws EvidenceConfigError, naming every bad key, for a config it cannot run with. */
   constructor(config: EngineConfig = {}, ports: EnginePorts = {}) {
@@ -127,10 +129,15 @@ export class ReviewEngine {
    * result says how strong each source counted without a second lookup. Labelling only ever yields
    * configured keys (an unknown declared tier becomes `unverified`; refinement drops unknown ones).
    */
-  private tierObject(key: string): Tier {
+  private tierObject(key: string): Readonly<Tier> {
+    const known = this.tierObjects.get(key);
+    if (known) return known;
     const tier = this.config.tiers.get(key);
     if (!tier) throw new Error(`tier [${key}] is not configured`);
-    return { key: tier.key, rank: tier.rank, label: tier.label, builtin: tier.builtin };
+    // Shared by every result that names the tier, so frozen: no result can change another's.
+    const made = Object.freeze({ key: tier.key, rank: tier.rank, label: tier.label, builtin: tier.builtin });
+    this.tierObjects.set(key, made);
+    return made;
   }
 
   /** The tier of one untrusted source (`{id, url?, title?, snippet?, declared_tier?, metadata?}`). */

@@ -20,8 +20,8 @@ export function passesEveryRule(object: object): boolean | undefined {
   const plan = planOf(object.constructor);
   if (plan === null) return undefined;
   const values = object as Record<string, unknown>;
-  for (const property of plan) {
-    const verdict = propertyPasses(object, values[property.name], property);
+  for (let i = 0; i < plan.length; i++) {
+    const verdict = propertyPasses(object, values[plan[i].name], plan[i]);
     if (verdict !== true) return verdict;
   }
   return true;
@@ -42,7 +42,8 @@ interface PropertyPlan {
   name: string;
   /** The class's name, as class-validator passes it to constraints (`targetName`). */
   targetName: string;
-  conditions: ValidationMetadata[];
+  /** The `ValidateIf`/`IsOptional` conditions: the property is validated only when all hold. */
+  conditions: Array<(object: object, value: unknown) => boolean>;
   custom: CustomRule[];
   nested: boolean;
 }
@@ -64,8 +65,10 @@ function registered(): Map<Function, ValidationMetadata[]> | undefined {
 }
 
 /** The class's rules by property, or null when something here cannot be mirrored exactly. */
+const REGISTERED = registered();
+
 function planOf(type: Function): PropertyPlan[] | null {
-  const all = registered();
+  const all = REGISTERED;
   if (!all) return null;
   const own = all.get(type) ?? [];
   const known = plans.get(type);
@@ -83,7 +86,7 @@ function buildPlan(type: Function, own: ValidationMetadata[], all: Map<Function,
     if (m.target !== type || !SUPPORTED.has(m.type) || m.each || (m.groups && m.groups.length > 0)) return null;
     let p = byName.get(m.propertyName);
     if (!p) byName.set(m.propertyName, (p = { name: m.propertyName, targetName: type.name, conditions: [], custom: [], nested: false }));
-    if (m.type === ValidationTypes.CONDITIONAL_VALIDATION) p.conditions.push(m);
+    if (m.type === ValidationTypes.CONDITIONAL_VALIDATION) p.conditions.push(m.constraints[0] as (object: object, value: unknown) => boolean);
     else if (m.type === ValidationTypes.CUSTOM_VALIDATION) p.custom.push({ metadata: m, constraints: storage.getTargetValidatorConstraints(m.constraintCls) as unknown as Constraint[] });
     else p.nested = true;
   }
@@ -93,12 +96,14 @@ function buildPlan(type: Function, own: ValidationMetadata[], all: Map<Function,
 function propertyPasses(object: object, value: unknown, p: PropertyPlan): boolean | undefined {
   // class-validator evaluates every condition and validates only when all of them hold.
   let validate = true;
-  for (const m of p.conditions) validate = (m.constraints[0] as (o: object, v: unknown) => boolean)(object, value) && validate;
+  for (let i = 0; i < p.conditions.length; i++) validate = p.conditions[i](object, value) && validate;
   if (!validate) return true;
-  for (const { metadata: m, constraints } of p.custom) {
+  for (let r = 0; r < p.custom.length; r++) {
+    const { metadata: m, constraints } = p.custom[r];
     const validateIf = (m as { validateIf?: (o: object, v: unknown) => boolean }).validateIf;
     if (validateIf && !validateIf(object, value)) continue;
-    for (const constraint of constraints) {
+    for (let c = 0; c < constraints.length; c++) {
+      const constraint = constraints[c];
       // validateSync skips asynchronous constraints.
       if (constraint.async) continue;
       const args = { targetName: p.targetName, property: m.propertyName, object, value, constraints: m.constraints };
