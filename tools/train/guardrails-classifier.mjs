@@ -18,6 +18,8 @@ const { normalizeText, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { featurize } = require('../../libs/guardrails/src/screen/classifier/features.ts');
 const { linearScore, sigmoid } = require('../../libs/guardrails/src/screen/classifier/prompt-classifier.ts');
 const { loadScreeningSets, splitSet } = require('../../libs/guardrails/eval/public-sets.ts');
+// Seeded, so shuffles and folds replay exactly.
+const { seededRandom: random } = require('../../libs/shared/testing/src/seeded-random.ts');
 
 const MODEL_ID = 'prompt-classifier-v1';
 const ARTIFACT = join(root, 'libs', 'guardrails', 'models', `${MODEL_ID}.json`);
@@ -38,17 +40,6 @@ const normalization = {
   decode_base64_blobs: false,
 };
 
-/** mulberry32: a small seeded generator, so shuffles replay exactly. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Logistic regression by stochastic gradient descent with per-coordinate (AdaGrad) step sizes and

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { validateSync } from 'class-validator';
+import { seededRandom } from '@platform/testing';
 import { instantiate } from './dto-instance';
 import { passesEveryRule } from './dto-verdict';
 import { ReviewRequestDto, SourceDto } from './review-request.dto';
@@ -7,22 +8,10 @@ import { ReviewRequestDto, SourceDto } from './review-request.dto';
 /** dto-problems.ts's options: the verdict must agree with class-validator under exactly these. */
 const OPTIONS = { whitelist: false, forbidUnknownValues: false, validationError: { target: false, value: true } };
 
-/** mulberry32: seeded, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const OMIT = Symbol('omit');
 
 describe('passesEveryRule', () => {
-  const next = random(20261126);
+  const next = seededRandom(20261126);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   // Mostly right, sometimes wrong in every way a client can be wrong.
   const odd = (): unknown => pick([OMIT, null, '', '   ', 0, 7, -1, 1.5, '12', 'x', true, false, [], ['a'], {}, { a: 1 }, [{}], [null], '2026-01-31T12:00:00Z']);

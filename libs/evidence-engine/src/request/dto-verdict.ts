@@ -34,6 +34,8 @@ interface Constraint {
 
 interface CustomRule {
   metadata: ValidationMetadata;
+  /** The rule's own condition (ValidationOptions.validateIf), when it has one. */
+  validateIf?: (object: object, value: unknown) => boolean;
   /** The rule's constraint classes' instances, as class-validator looks them up for it. */
   constraints: Constraint[];
 }
@@ -87,7 +89,10 @@ function buildPlan(type: Function, own: ValidationMetadata[], all: Map<Function,
     let p = byName.get(m.propertyName);
     if (!p) byName.set(m.propertyName, (p = { name: m.propertyName, targetName: type.name, conditions: [], custom: [], nested: false }));
     if (m.type === ValidationTypes.CONDITIONAL_VALIDATION) p.conditions.push(m.constraints[0] as (object: object, value: unknown) => boolean);
-    else if (m.type === ValidationTypes.CUSTOM_VALIDATION) p.custom.push({ metadata: m, constraints: storage.getTargetValidatorConstraints(m.constraintCls) as unknown as Constraint[] });
+    else if (m.type === ValidationTypes.CUSTOM_VALIDATION) {
+      const validateIf = (m as { validateIf?: CustomRule['validateIf'] }).validateIf;
+      p.custom.push({ metadata: m, validateIf, constraints: storage.getTargetValidatorConstraints(m.constraintCls) as unknown as Constraint[] });
+    }
     else p.nested = true;
   }
   return [...byName.values()];
@@ -99,8 +104,7 @@ function propertyPasses(object: object, value: unknown, p: PropertyPlan): boolea
   for (let i = 0; i < p.conditions.length; i++) validate = p.conditions[i](object, value) && validate;
   if (!validate) return true;
   for (let r = 0; r < p.custom.length; r++) {
-    const { metadata: m, constraints } = p.custom[r];
-    const validateIf = (m as { validateIf?: (o: object, v: unknown) => boolean }).validateIf;
+    const { metadata: m, validateIf, constraints } = p.custom[r];
     if (validateIf && !validateIf(object, value)) continue;
     for (let c = 0; c < constraints.length; c++) {
       const constraint = constraints[c];

@@ -1,3 +1,4 @@
+import { seededRandom } from '@platform/testing';
 import { compileDelimitedPattern } from './delimited-pattern';
 import { DEFAULT_SCREEN_RULES } from './default-rules';
 import { ATTACKS, BENIGN, OBFUSCATED_ATTACKS } from './fixtures/prompt-corpus';
@@ -9,17 +10,6 @@ function met(r: LiteralRequirement, text: string): boolean {
   if ('any' in r) return r.any.some((s) => text.includes(s));
   if ('all' in r) return r.all.every((c) => met(c, text));
   return r.either.some((c) => met(c, text));
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Small random patterns over a tiny alphabet: every construct the analysis handles, nested. */
@@ -70,7 +60,7 @@ describe('requiredLiterals', () => {
   });
 
   it('never asks for something a matching text lacks (random patterns and texts)', () => {
-    const next = random(20261124);
+    const next = seededRandom(20261124);
     let checked = 0;
     for (let p = 0; p < 4000; p++) {
       const source = randomPattern(next);

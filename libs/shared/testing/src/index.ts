@@ -9,3 +9,4 @@ export * from './filter-server';
 export * from './raw-http';
 export * from './dpop-key';
 export * from './chromium';
+export * from './seeded-random';
