@@ -17,6 +17,11 @@ export function Nested(type: () => Type<object>): PropertyDecorator {
   };
 }
 
+/** The DTO class a field declared with Nested holds, if it is one. */
+export function nestedTypeOf(dto: Function, field: string): (() => Type<object>) | undefined {
+  return nestedFields.get(dto)?.get(field);
+}
+
 function fieldsOf(dto: Function): string[] {
   let fields = declaredFields.get(dto);
   if (!fields) {

@@ -17,7 +17,11 @@ const OPTIONS = {
 };
 
 export interface DtoValidation<T> {
-  /** The validated DTO instance (meaningful only when there are no problems). */
+  /**
+   * The validated input (meaningful only when there are no problems): the request as sent when
+   * its rules' own checks passed it, else the DTO instance class-validator judged. Read only the
+   * DTO's fields: as sent, it also holds any unknown fields.
+   */
   value: T;
   /** Every problem, each at its field's path, in the order the DTO declares its fields. */
   problems: FieldProblem[];
@@ -33,9 +37,10 @@ export function validateAgainst<T extends object>(
   plain: Record<string, unknown>,
   at: Record<string, string> = {},
 ): DtoValidation<T> {
+  // Almost every request is valid: its rules' own checks say so without building instances or
+  // class-validator's error tree.
+  if (passesEveryRule(dto, plain) === true) return { value: plain as T, problems: [] };
   const value = instantiate(dto, plain);
-  // Almost every request is valid: its rules' own checks say so without class-validator's error tree.
-  if (passesEveryRule(value) === true) return { value, problems: [] };
   const problems: FieldProblem[] = [];
   for (const error of validateSync(value, OPTIONS)) {
     collect(error, at[error.property] ?? error.property, problems);
