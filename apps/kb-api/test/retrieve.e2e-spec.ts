@@ -199,6 +199,15 @@ describe('POST /api/kb/retrieve', () => {
       expect(http.body.data.map((d: { chunk_id: number; score: number }) => [d.chunk_id, d.score])).toEqual(sql.chunks.map((c) => [c.chunk_id, c.score]));
     }
     expect(await heldChunks()).toBeGreaterThan(0);
+    // Once the tenant is held, the statistics come from the index (no statistics query), with the same ranking.
+    const statistics = async (source: string) =>
+      Number(new RegExp(`^kb_retrieval_statistics_total\\{source="${source}"[^}]*\\} (\\S+)$`, 'm').exec(await (await fetch(`${svc.url}/metrics`)).text())?.[1] ?? 0);
+    const fromIndex = await statistics('index');
+    const query = 'restore rehearsed quarter';
+    expect((await retrieve({ query, top_k: 20 })).body.data.map((d: { chunk_id: number; score: number }) => [d.chunk_id, d.score])).toEqual(
+      (await sqlOnly.ranked('default', query, {}, 20)).chunks.map((c) => [c.chunk_id, c.score]),
+    );
+    expect(await statistics('index')).toBe(fromIndex + 1);
 
     const ingest = (content: string) => client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ project_key: 'ops', source_path: 'runbooks/failover.md', content }] } });
     const paths = async (query: string) => (await retrieve({ query, top_k: 20 })).body.data.map((d: { source_path: string }) => d.source_path);
@@ -211,7 +220,13 @@ describe('POST /api/kb/retrieve', () => {
     };
     expect((await ingest('# Failover\n\nThe standby region takes over within four minutes.\n')).status).toBe(202);
     await indexedWith('standby');
+    // The held index is behind the write: its statistics are tried, the read-back shows the newer chunks, and the
+    // question is ranked again from the database's statistics (which brings the index up to date).
+    const [triedIndex, readDatabase] = [await statistics('index'), await statistics('database')];
     expect(await paths('standby region takes over')).toContain('runbooks/failover.md');
+    expect([await statistics('index'), await statistics('database')]).toEqual([triedIndex + 1, readDatabase + 1]);
+    expect(await paths('standby region takes over')).toContain('runbooks/failover.md');
+    expect([await statistics('index'), await statistics('database')]).toEqual([triedIndex + 2, readDatabase + 1]);
     expect((await ingest('# Failover\n\nPromoting the replica is a manual step.\n')).status).toBe(202);
     await indexedWith('replica');
     expect(await paths('standby region')).not.toContain('runbooks/failover.md');

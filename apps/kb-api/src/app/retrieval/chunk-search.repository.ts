@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { filterClauses } from './retrieval-filters';
 import { chunkFieldsOf } from './retrieval-types';
 import type { ChunkFields, RetrievalFilters } from './retrieval-types';
+import type { ChunkGeneration } from './lexical-indexes';
 
 /**
  * One lexical ranking, as RetrievalService plans it: which chunks to find (the finder terms in
@@ -144,28 +145,36 @@ export class ChunkSearchRepository {
     ids: number[],
     filters: RetrievalFilters,
     options: { excludeFlagged: boolean; perDocument: number; limit: number },
-  ): Promise<{ rows: ChunkFields[]; passed: number }> {
+  ): Promise<{ rows: ChunkFields[]; passed: number; generation: ChunkGeneration }> {
     const params: unknown[] = [tenantId, ids];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [`d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`, ...filterClauses(filters, p, { excludeFlagged: options.excludeFlagged })];
     // Each id costs two index probes (the chunk, its document): the caller sends few ids, the cap per document and the
-    // order are applied here, so only the rows answered carry their text out.
-    const rows: Array<ChunkFields & { passed: string }> = await this.db.query(
-      `SELECT y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title, y.heading_path, y.text, y.chunk_hash, y.flagged, y.passed
-         FROM (
-           SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
-                  c.heading_path, c.text, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
-                  row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
-             FROM unnest($2::bigint[]) WITH ORDINALITY AS u(id, ord)
-             JOIN kb_chunks c ON c.id = u.id AND c.tenant_id = $1
-             JOIN kb_documents d ON d.id = c.document_id
-            WHERE ${where.join(' AND ')}) y
-        WHERE y.nth <= ${Math.trunc(options.perDocument)}
-        ORDER BY y.ord
-        LIMIT ${Math.trunc(options.limit)}`,
+    // order are applied here, so only the rows answered carry their text out. The tenant's chunk change counters come
+    // along, read in the same statement (one snapshot), on a row of their own when no chunk passes.
+    const rows: Array<ChunkFields & { passed: string | null; generation: string; epoch: string }> = await this.db.query(
+      `SELECT g.generation::text, g.epoch::text, y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title,
+              y.heading_path, y.text, y.chunk_hash, y.flagged, y.passed
+         FROM (SELECT coalesce(max(generation), 0) AS generation, coalesce(max(epoch), 0) AS epoch
+                 FROM kb_chunk_generations WHERE tenant_id = $1) g
+         LEFT JOIN LATERAL (
+           SELECT x.* FROM (
+             SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
+                    c.heading_path, c.text, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
+                    row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
+               FROM unnest($2::bigint[]) WITH ORDINALITY AS u(id, ord)
+               JOIN kb_chunks c ON c.id = u.id AND c.tenant_id = $1
+               JOIN kb_documents d ON d.id = c.document_id
+              WHERE ${where.join(' AND ')}) x
+            WHERE x.nth <= ${Math.trunc(options.perDocument)}
+            ORDER BY x.ord
+            LIMIT ${Math.trunc(options.limit)}) y ON true
+        ORDER BY y.ord`,
       params,
     );
-    return { rows: rows.map(chunkFieldsOf), passed: Number(rows[0]?.passed ?? 0) };
+    const generation = { chunks: Number(rows[0]?.generation ?? 0), epoch: Number(rows[0]?.epoch ?? 0) };
+    const found = rows.filter((r) => r.chunk_id !== null);
+    return { rows: found.map(chunkFieldsOf), passed: Number(found[0]?.passed ?? 0), generation };
   }
 
   /**

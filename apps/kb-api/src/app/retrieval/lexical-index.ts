@@ -2,9 +2,10 @@
  * A tenant's chunks as an in-memory inverted index, for BM25 over every chunk that holds a query
  * term (exhaustive, no prefilter) in a few milliseconds of one process's CPU. Postgres stays the
  * source of truth: the index is built from the chunks' tsv column (the same lexemes, stemmed and weighted
- * by the same text-search configurations), the term statistics it scores with are read from the
- * database per query, and the chunks it ranks are read back from the database with the tenant and
- * every filter applied in SQL (lexical-indexes.ts, chunk-search.repository.ts).
+ * by the same text-search configurations), the term statistics it scores with are counted in it
+ * for the chunks it holds (or read from the database), and the chunks it ranks are read back from
+ * the database with the tenant, every filter and the tenant's change counters, which tell whether
+ * the index was behind (lexical-indexes.ts, term-stats.ts, chunk-search.repository.ts).
  *
  * Postings are per (language, lexeme): a chunk is analysed by its own language, so a lexeme only
  * ever matches chunks of the configuration that produced it, as the SQL ranking's join on language
@@ -170,6 +171,11 @@ const LIST_OVERHEAD_BYTES = 560;
 /** Per chunk slot: its id, length, liveness, the id map's entry and the scoring scratch arrays. */
 const SLOT_BYTES = 100;
 
+/** Question words whose analysis an index remembers: a few megabytes at most. */
+export const MAX_ANALYSED_WORDS = 20_000;
+/** A remembered analysis: the map entry, key and array (V8's overhead, roughly) plus the strings' characters. */
+const analysedBytesOf = (key: string, lexemes: string[]) => 120 + 2 * key.length + lexemes.reduce((n, l) => n + 40 + 2 * l.length, 0);
+
 /** At most 32 question terms (RetrievalService caps them): one bit each in a hit's `found`. */
 export const MAX_INDEX_TERMS = 32;
 
@@ -181,6 +187,13 @@ export class LexicalIndex {
   private readonly slotOf = new Map<number, number>();
   private dead = 0;
   private arrayBytes = 0;
+  /** Per slot, its language's position in `languages`. */
+  private languageOf = new Uint8Array(64);
+  /** The languages met, each with its live chunks and their summed length (the index's own kb_chunk_totals). */
+  private readonly languages: Array<{ language: string; chunks: number; tokens: number }> = [];
+  /** Question words' lexemes per language (`language NUL word`), as Postgres analysed them (see lexemesOf). */
+  private readonly analysed = new Map<string, string[]>();
+  private analysedBytes = 0;
 
   /**
    * An estimate of the heap the index holds: its posting arrays as allocated, plus per posting list
@@ -189,7 +202,30 @@ export class LexicalIndex {
    * many short lists: the estimate follows it, where a count of chunks would not.
    */
   get bytes(): number {
-    return this.arrayBytes + this.postings.size * LIST_OVERHEAD_BYTES + this.ids.length * SLOT_BYTES;
+    return this.arrayBytes + this.postings.size * LIST_OVERHEAD_BYTES + this.ids.length * SLOT_BYTES + this.analysedBytes;
+  }
+
+  /**
+   * A question word's lexemes under `language`, as to_tsvector analysed it for an earlier question
+   * of this tenant, or undefined when not remembered. Analysis is the text-search configuration's,
+   * which changes only with a rewrite of the chunks (a new epoch), and a rewrite loads the tenant
+   * into a new index: what an index remembers always matches the lexemes it holds.
+   */
+  lexemesOf(language: string, word: string): string[] | undefined {
+    return this.analysed.get(`${language}\u0000${word}`);
+  }
+
+  /** Remembers a word's lexemes under `language` (its oldest words are forgotten past MAX_ANALYSED_WORDS). */
+  rememberLexemes(language: string, word: string, lexemes: string[]): void {
+    const key = `${language}\u0000${word}`;
+    if (this.analysed.has(key)) return;
+    if (this.analysed.size >= MAX_ANALYSED_WORDS) {
+      const [oldest, its] = this.analysed.entries().next().value as [string, string[]];
+      this.analysed.delete(oldest);
+      this.analysedBytes -= analysedBytesOf(oldest, its);
+    }
+    this.analysed.set(key, lexemes);
+    this.analysedBytes += analysedBytesOf(key, lexemes);
   }
 
   /** How many postings a query over these terms walks (the scoring cost, known before scoring). */
@@ -209,6 +245,28 @@ export class LexicalIndex {
     return this.slotOf.keys();
   }
 
+  /**
+   * The languages of the live chunks held, each with its chunks and their summed length in tokens:
+   * what kb_chunk_totals holds for the tenant, for the chunks this index reflects.
+   */
+  totals(): Array<{ language: string; chunks: number; tokens: number }> {
+    return this.languages.filter((l) => l.chunks > 0).map((l) => ({ ...l }));
+  }
+
+  /**
+   * Live chunks of `language` holding `lexeme`: its document frequency, as kb_term_stats counts it
+   * for the chunks this index reflects. A removed chunk's postings stay until the next compaction,
+   * so while there are any, the list is walked to count only the live ones.
+   */
+  documentFrequency(language: string, lexeme: string): number {
+    const list = this.postings.get(`${language}\u0000${lexeme}`);
+    if (!list) return 0;
+    if (this.dead === 0) return list.length;
+    let n = 0;
+    for (let j = 0; j < list.length; j++) n += this.alive[list.slots[j]];
+    return n;
+  }
+
   has(chunkId: number): boolean {
     return this.slotOf.has(chunkId);
   }
@@ -219,11 +277,18 @@ export class LexicalIndex {
     if (slot === this.alive.length) {
       this.alive = grown(this.alive, slot * 2);
       this.lengths = grown(this.lengths, slot * 2);
+      this.languageOf = grown(this.languageOf, slot * 2);
     }
     this.ids.push(row.id);
     this.lengths[slot] = row.tokens;
     this.alive[slot] = 1;
     this.slotOf.set(row.id, slot);
+    let language = this.languages.findIndex((l) => l.language === row.language);
+    if (language < 0) language = this.languages.push({ language: row.language, chunks: 0, tokens: 0 }) - 1;
+    if (language > 255) throw new Error('at most 256 languages');
+    this.languageOf[slot] = language;
+    this.languages[language].chunks++;
+    this.languages[language].tokens += row.tokens;
     for (const entry of parseTsvector(row.tsv)) {
       const key = `${row.language}\u0000${entry.lexeme}`;
       let list = this.postings.get(key);
@@ -241,6 +306,9 @@ export class LexicalIndex {
     if (slot === undefined) return;
     this.slotOf.delete(chunkId);
     this.alive[slot] = 0;
+    const totals = this.languages[this.languageOf[slot]];
+    totals.chunks--;
+    totals.tokens -= this.lengths[slot];
     this.dead++;
     if (this.dead > 1000 && this.dead > this.ids.length / 4) this.compact();
   }
@@ -249,11 +317,13 @@ export class LexicalIndex {
     const renumber = new Int32Array(this.ids.length).fill(-1);
     const ids: number[] = [];
     const lengths = new Float64Array(this.lengths.length);
+    const languageOf = new Uint8Array(this.languageOf.length);
     for (let s = 0; s < this.ids.length; s++) {
       if (!this.alive[s]) continue;
       renumber[s] = ids.length;
       this.slotOf.set(this.ids[s], ids.length);
       lengths[ids.length] = this.lengths[s];
+      languageOf[ids.length] = this.languageOf[s];
       ids.push(this.ids[s]);
     }
     this.arrayBytes = 0;
@@ -264,6 +334,7 @@ export class LexicalIndex {
     }
     this.ids = ids;
     this.lengths = lengths;
+    this.languageOf = languageOf;
     this.alive = new Uint8Array(this.alive.length);
     this.alive.fill(1, 0, ids.length);
     this.dead = 0;

@@ -3,6 +3,8 @@ import { startKb } from '../../../test/kb-test-env';
 import type { Bm25Params, IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { LexicalIndexRepository } from './lexical-index.repository';
 import { ChunkGeneration, LexicalIndexes, MIN_RESIDENCY_MS, RELOAD_GAP_MS, RETRY_AFTER_MS } from './lexical-indexes';
+import { learnLexemes, QueryWord, queryStatsOf, termStatsRowsOf } from './term-stats';
+import { TermStatsRepository } from './term-stats.repository';
 
 const GENEROUS = 64 * 1024 * 1024;
 
@@ -178,5 +180,57 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     expect(indexes.held).toBe(0);
     const broken = new LexicalIndexes({ largestTenants: () => Promise.reject(new Error('down')) } as unknown as LexicalIndexRepository, GENEROUS);
     await expect(broken.prewarm()).resolves.toBeUndefined();
+  });
+
+  it("gives the database's term statistics from the index: lexemes, document frequencies, totals per language, after removals", async () => {
+    await db.query(`INSERT INTO kb_tenants (id, name) VALUES ('stats', 'Stats') ON CONFLICT DO NOTHING`);
+    const add = async (path: string, language: string, texts: string[]) => {
+      const [{ id }] = await db.query(
+        `INSERT INTO kb_documents (tenant_id, project_key, source_path, title, slug, mime_type, source_type, storage_key, language, status)
+         VALUES ('stats', 'p', $1, $1, $1, 'text/markdown', 'markdown', $1, $2::regconfig, 'indexed') RETURNING id`,
+        [path, language],
+      );
+      await db.query(
+        `INSERT INTO kb_chunks (tenant_id, document_id, ord, heading_path, text, chunk_hash, language, doc_title)
+         SELECT 'stats', $1, t.o - 1, 'Backups > Nightly', t.text, md5(t.text), $2::regconfig, $3 FROM unnest($4::text[]) WITH ORDINALITY AS t(text, o)`,
+        [id, language, path, texts],
+      );
+      return id as string;
+    };
+    await add('en.md', 'english', ['Backups of the database run nightly and backups are checked', 'Restores are rehearsed; the database is restored']);
+    await add('de.md', 'german', ['Die Datenbank wird jede Nacht gesichert', 'Sicherungen der Datenbanken werden geprüft']);
+    await add('plain.md', 'simple', ['database backups database']);
+    const gone = await add('gone.md', 'english', ['Backups of a database that will be deleted', 'database database database']);
+    const indexes = new LexicalIndexes(repository, GENEROUS);
+    expect(await indexOf(indexes, 'stats')).toBeDefined();
+    // Removed after loading: the index keeps the postings until compaction and must not count them.
+    await db.query(`UPDATE kb_documents SET deleted_at = now() WHERE id = $1`, [gone]);
+    const index = await indexOf(indexes, 'stats');
+    expect(indexes.loaded('stats')?.index).toBe(index);
+
+    const terms = new TermStatsRepository(db);
+    const words: QueryWord[] = ['database', 'backups', 'Datenbank', 'nightly', 'the', 'gesichert', 'missing', 'restores'].map((w, i) => ({ i: i + 1, w }));
+    words.push({ i: 2, w: 'restored' });
+    const operands = ['database', 'backups', 'datenbank', 'nightly', 'the', 'gesichert', 'missing', 'restores'];
+    await learnLexemes(index!, words, (unknown, languages) => terms.analyse(unknown, languages));
+    const fromDatabase = queryStatsOf(await terms.lookup('stats', words), operands);
+    const fromIndex = queryStatsOf(termStatsRowsOf(index!, indexes.loaded('stats')!.generation, words), operands);
+    const sorted = (stats: typeof fromDatabase) => ({
+      ...stats,
+      lexemes: [...stats.lexemes].sort((a, b) => a.term - b.term || a.language.localeCompare(b.language) || a.lexeme.localeCompare(b.lexeme)),
+      languages: [...stats.languages].sort(),
+    });
+    expect(sorted(fromIndex)).toEqual(sorted(fromDatabase));
+    expect(fromIndex.chunks).toBe(5);
+    // "database": both English chunks and the simple one; the deleted document's chunks are not counted.
+    expect(fromIndex.terms[0].df).toBe(3);
+    expect(fromIndex.languages.sort()).toEqual(['english', 'german', 'simple']);
+    // Learnt once: a second question with the same words asks Postgres nothing.
+    let asked = 0;
+    await learnLexemes(index!, words, async () => {
+      asked++;
+      return [];
+    });
+    expect(asked).toBe(0);
   });
 });

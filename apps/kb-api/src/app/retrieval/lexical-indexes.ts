@@ -60,6 +60,8 @@ class OverBudget extends Error {}
 export class LexicalIndexes {
   private readonly logger = new Logger(LexicalIndexes.name);
   private readonly entries = new Map<string, Entry>();
+  /** Questions whose BM25 statistics came from a held index, and those that read them from the database (kb_retrieval_statistics_total). */
+  readonly statistics = { index: 0, database: 0 };
   /** Loads from scratch, one after another. */
   private loads: Promise<unknown> = Promise.resolve();
   /** Loads from scratch running or queued: a query waits for its small tenant's load only when none is ahead of it. */
@@ -146,6 +148,21 @@ export class LexicalIndexes {
       await entry.work;
     }
     return undefined;
+  }
+
+  /**
+   * The tenant's index as loaded, with the change counters it reflects, when one is held and no
+   * refresh or load of it is running; undefined otherwise (the caller then reads the counters and
+   * asks `current`). The caller learns whether the database has moved on since from the counters
+   * its read-back returns with the chunks.
+   */
+  loaded(tenantId: string): { index: LexicalIndex; generation: ChunkGeneration } | undefined {
+    const entry = this.entries.get(tenantId);
+    if (!entry?.index || entry.work) return undefined;
+    entry.lastUsed = this.now();
+    this.entries.delete(tenantId);
+    this.entries.set(tenantId, entry);
+    return { index: entry.index, generation: { chunks: entry.chunks, epoch: entry.epoch } };
   }
 
   private entryOf(tenantId: string): Entry {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@platform/observability';
 import { Clock } from '@platform/runtime';
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.repository';
 import { ChunkEmbeddingsRepository } from './chunk-embeddings.repository';
 import { ChunkSearchRepository } from './chunk-search.repository';
@@ -43,6 +43,17 @@ import { VectorSearch } from './vector-search';
             registers: [registry],
             collect() {
               this.set(indexes.heldBytes);
+            },
+          });
+          new Counter({
+            name: 'kb_retrieval_statistics_total',
+            help: "Questions ranked with BM25 statistics from the tenant's in-memory index (source=index) or read from the database (source=database; also after the index was found behind a write)",
+            labelNames: ['source'],
+            registers: [registry],
+            collect() {
+              this.reset();
+              this.inc({ source: 'index' }, indexes.statistics.index);
+              this.inc({ source: 'database' }, indexes.statistics.database);
             },
           });
         }

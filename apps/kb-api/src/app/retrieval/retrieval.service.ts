@@ -5,13 +5,13 @@ import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
 import { ChunkSearchRepository, LexicalRanking, RankedCandidate } from './chunk-search.repository';
 import type { IndexQueryTerm, LexicalIndex } from './lexical-index';
-import { LexicalIndexes } from './lexical-indexes';
+import { ChunkGeneration, LexicalIndexes } from './lexical-indexes';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
 import { chunkFieldsOf } from './retrieval-types';
 import type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChunk, Retriever } from './retrieval-types';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
-import { COMMON_SHARE, queryStatsOf, TermStat } from './term-stats';
+import { COMMON_SHARE, learnLexemes, QueryWord, queryStatsOf, TermStat, TermStatsRow, termStatsRowsOf } from './term-stats';
 import { TermStatsRepository } from './term-stats.repository';
 import { fuseRetrieval, VectorSearch } from './vector-search';
 
@@ -122,6 +122,7 @@ export class RetrievalService {
     filters: RetrievalFilters,
     depth: number,
     excludeFlagged: boolean,
+    statisticsFromIndex = true,
   ): Promise<RetrievalResult> {
     const terms = contentTerms(question).slice(0, 32);
     const empty: RetrievalResult = { terms, primary: [], runner_up: [], candidates: 0, retrievers: ['lexical'] };
@@ -130,16 +131,24 @@ export class RetrievalService {
     const alternatives = alternativesOf(terms, await synonymCache.setsOf(this.synonyms, this.clock, tenantId), filters.project_keys);
     const { k1, b, titleWeight, headingWeight, maxFinders, prefilter } = this.ranking;
     const operands = terms.map((t) => termQuery(t, alternatives.get(t)));
+    const words = terms.flatMap((t, i) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])].map((w) => ({ i: i + 1, w })));
+    // The in-memory index ranks every chunk holding a question term; it knows lexemes, not positions, so a question
+    // with a phrase synonym (matched as a phrase) is ranked in SQL.
+    const phrases = [...alternatives.values()].some((list) => list.some((words) => words.length > 1));
+    // Where the tenant's index is held, the statistics come from it (one round trip fewer); the read-back then tells
+    // whether the database had moved on, and if so the question is ranked again from the database's statistics.
+    const fromIndex = statisticsFromIndex && !phrases && this.indexes ? await this.statisticsFromIndex(tenantId, words) : undefined;
+    if (this.indexes) this.indexes.statistics[fromIndex ? 'index' : 'database']++;
     const { terms: stats, lexemes, avgLength, chunks, languages, generation } = queryStatsOf(
-      await this.termStats.lookup(
-        tenantId,
-        terms.flatMap((t, i) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])].map((w) => ({ i: i + 1, w }))),
-      ),
+      fromIndex ? fromIndex.rows : await this.termStats.lookup(tenantId, words),
       operands,
     );
     // Candidates are found by the distinctive terms; common ones only score (and stay cheap to match).
     const present = stats.filter((s) => s.df > 0);
-    if (present.length === 0) return empty;
+    // Statistics from the index are checked against the database only by the in-memory ranking's read-back: any other
+    // way out (nothing found, the SQL ranking) asks the database's statistics, which a write since loading may change.
+    const classic = () => this.lexical(tenantId, question, filters, depth, excludeFlagged, false);
+    if (present.length === 0) return fromIndex ? classic() : empty;
     const finders = present.filter((s) => !s.common);
     const find = (finders.length ? finders : present)
       .sort((a, b) => a.df - b.df)
@@ -155,7 +164,7 @@ export class RetrievalService {
     // they include every indexed document's language, and a branch for a language whose documents are all pending
     // matches nothing.
     const configs = TEXT_SEARCH_CONFIGS.filter((cfg) => languages.includes(cfg));
-    if (configs.length === 0) return empty;
+    if (configs.length === 0) return fromIndex ? classic() : empty;
     const plan: LexicalRanking = {
       finder: finderTerms.join(' | '),
       terms: stats.map((s) => s.term),
@@ -170,11 +179,9 @@ export class RetrievalService {
       filters,
       excludeFlagged,
     };
-    // The in-memory index ranks every chunk holding a question term; it knows lexemes, not positions, so a question
-    // with a phrase synonym (matched as a phrase) is ranked in SQL.
-    const phrases = [...alternatives.values()].some((list) => list.some((words) => words.length > 1));
-    const index = this.indexes && !phrases ? await this.indexes.current(tenantId, generation, chunks) : undefined;
+    const index = fromIndex ? fromIndex.index : this.indexes && !phrases ? await this.indexes.current(tenantId, generation, chunks) : undefined;
     const inMemory = index && (await this.rankInMemory(tenantId, index, plan, depth));
+    if (fromIndex && (!inMemory || newer(inMemory.generation, generation))) return classic();
     const rows = inMemory ? inMemory.rows : await this.chunks.rank(tenantId, plan);
     const maxBm25 = Math.max(0, ...rows.map((r) => r.bm25));
     const found = new Map(rows.map((r) => [r.chunk_id, r.found.map((i) => i - 1)]));
@@ -213,6 +220,24 @@ export class RetrievalService {
   }
 
   /**
+   * The statistics lookup's rows (term-stats.repository.ts) from the tenant's held index instead of
+   * the database: each question word's lexemes under each language of the index's live chunks (as
+   * Postgres analysed the word for an earlier question, or analysed now for the words not seen
+   * yet), their document frequencies, each language's totals and the change counters the index
+   * reflects. The same numbers the database's statistics give for the chunks the index holds
+   * (lexical-indexes.int-spec.ts compares them); undefined when no index is held.
+   */
+  private async statisticsFromIndex(tenantId: string, words: QueryWord[]): Promise<{ rows: TermStatsRow[]; index: LexicalIndex } | undefined> {
+    const before = this.indexes!.loaded(tenantId);
+    if (!before) return undefined;
+    await learnLexemes(before.index, words, (unknown, languages) => this.termStats.analyse(unknown, languages));
+    // Read again after the analysis: a refresh may have started or ended meanwhile.
+    const held = this.indexes!.loaded(tenantId);
+    if (!held || held.index !== before.index) return undefined;
+    return { rows: termStatsRowsOf(held.index, held.generation, words), index: held.index };
+  }
+
+  /**
    * BM25 over every chunk of the tenant holding a question term, from the in-memory index, then the
    * best chunks read back in that order with the filters applied in SQL: twice as many as the
    * ranking shows first (each costs index probes), the best 400 when the filters, the cap per
@@ -227,7 +252,7 @@ export class RetrievalService {
     index: LexicalIndex,
     plan: LexicalRanking,
     depth: number,
-  ): Promise<{ rows: RankedCandidate[]; candidates: number } | undefined> {
+  ): Promise<{ rows: RankedCandidate[]; candidates: number; generation: ChunkGeneration } | undefined> {
     const terms: IndexQueryTerm[] = plan.idfs.map((idf, i) => ({ idf, lexemes: plan.lexemes.filter((l) => l.term === i) }));
     // Scoring walks every posting of every term on the event loop: a question of many very common words would hold it
     // for tens of milliseconds, so it goes to the SQL path, whose candidates come from the rarest words alone.
@@ -256,11 +281,14 @@ export class RetrievalService {
       for (let i = 0; i < terms.length; i++) if (hit.found & (1 << i)) found.push(i + 1);
       return { ...chunkFieldsOf(r), bm25: hit.bm25, matched: hit.matched, found };
     });
-    return { rows, candidates: Math.min(CANDIDATES, filtered ? answer.passed : scored) };
+    return { rows, candidates: Math.min(CANDIDATES, filtered ? answer.passed : scored), generation: answer.generation };
   }
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** Whether the database's change counters `read` are past those an index reflects. */
+const newer = (read: ChunkGeneration, reflected: ChunkGeneration) => read.chunks > reflected.chunks || read.epoch > reflected.epoch;
 
 /**
  * The weights grounding judges with: BM25's IDF, except that a common term (df above the common

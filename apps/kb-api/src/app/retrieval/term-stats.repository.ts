@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { TermStatsRow } from './term-stats';
+import type { QueryWord, TermStatsRow } from './term-stats';
 
 /**
  * The tenant's BM25 statistics (kb_term_stats, kb_chunk_totals; the chunk write triggers keep them):
@@ -14,7 +14,7 @@ export class TermStatsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** `words` are the question words, each with its 1-based term `i` (the term itself and its one-word synonyms). */
-  lookup(tenantId: string, words: Array<{ i: number; w: string }>): Promise<TermStatsRow[]> {
+  lookup(tenantId: string, words: QueryWord[]): Promise<TermStatsRow[]> {
     return this.db.query(
       // The language stays a regconfig up to the join: a cast in the join condition is not leakproof, and under the
       // statistics table's row-level policy it would keep the primary key from being used (a scan of every tenant's terms).
@@ -31,6 +31,18 @@ export class TermStatsRepository {
        SELECT 'generation', 0, '', '', coalesce(max(g.generation), 0)::text, coalesce(max(g.epoch), 0)::text
          FROM kb_chunk_generations g WHERE g.tenant_id = $1`,
       [tenantId, words.map((f) => f.i), words.map((f) => f.w)],
+    );
+  }
+
+  /**
+   * Each word's lexemes under each of `languages` (text-search configurations), as to_tsvector
+   * gives them: a word that is a stop word, or yields nothing, has no row. Reads no table.
+   */
+  analyse(words: string[], languages: string[]): Promise<Array<{ w: string; language: string; lexeme: string }>> {
+    return this.db.query(
+      `SELECT DISTINCT u.w, l.language::text AS language, x.lexeme
+         FROM unnest($1::text[]) AS u(w), unnest($2::regconfig[]) AS l(language), unnest(to_tsvector(l.language, u.w)) AS x`,
+      [words, languages],
     );
   }
 }

@@ -1,3 +1,6 @@
+import type { LexicalIndex } from './lexical-index';
+import type { ChunkGeneration } from './lexical-indexes';
+
 /** A term found in more than this share of a tenant's chunks says little about a chunk's topic. */
 export const COMMON_SHARE = 0.05;
 
@@ -79,4 +82,56 @@ export function queryStatsOf(rows: TermStatsRow[], operands: string[]): QuerySta
 function generationOf(rows: TermStatsRow[]): { chunks: number; epoch: number } {
   const row = rows.find((r) => r.kind === 'generation');
   return { chunks: Number(row?.n ?? 0), epoch: Number(row?.tokens ?? 0) };
+}
+
+/** A question word to look up: the word (a term or one of its one-word synonyms) and its 1-based term. */
+export interface QueryWord {
+  i: number;
+  w: string;
+}
+
+/**
+ * Has Postgres analyse the words `index` has not analysed yet under every language of its live
+ * chunks (`analyse`: term-stats.repository.ts), and has the index remember the lexemes.
+ */
+export async function learnLexemes(
+  index: LexicalIndex,
+  words: QueryWord[],
+  analyse: (words: string[], languages: string[]) => Promise<Array<{ w: string; language: string; lexeme: string }>>,
+): Promise<void> {
+  const languages = index.totals().map((t) => t.language);
+  const unknown = [...new Set(words.map((x) => x.w))].filter((w) => languages.some((l) => index.lexemesOf(l, w) === undefined));
+  if (unknown.length === 0 || languages.length === 0) return;
+  const analysed = await analyse(unknown, languages);
+  for (const language of languages) {
+    for (const w of unknown) {
+      index.rememberLexemes(language, w, analysed.filter((a) => a.w === w && a.language === language).map((a) => a.lexeme));
+    }
+  }
+}
+
+/**
+ * The statistics lookup's rows (TermStatsRepository.lookup) from a held index instead of the
+ * database: each word's lexemes under each language of the index's live chunks (as learnLexemes
+ * left them), their document frequencies, each language's totals, and the change counters the
+ * index reflects. For the chunks the index holds these are the database's numbers
+ * (lexical-indexes.int-spec.ts compares the two).
+ */
+export function termStatsRowsOf(index: LexicalIndex, generation: ChunkGeneration, words: QueryWord[]): TermStatsRow[] {
+  const totals = index.totals();
+  const rows: TermStatsRow[] = [];
+  const seen = new Set<string>();
+  for (const { i, w } of words) {
+    for (const { language } of totals) {
+      for (const lexeme of index.lexemesOf(language, w) ?? []) {
+        const key = `${i}\u0000${language}\u0000${lexeme}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        rows.push({ kind: 'lexeme', i, language, lexeme, n: String(index.documentFrequency(language, lexeme)), tokens: '0' });
+      }
+    }
+  }
+  for (const t of totals) rows.push({ kind: 'total', i: 0, language: t.language, lexeme: '', n: String(t.chunks), tokens: String(t.tokens) });
+  rows.push({ kind: 'generation', i: 0, language: '', lexeme: '', n: String(generation.chunks), tokens: String(generation.epoch) });
+  return rows;
 }
