@@ -6,37 +6,80 @@ import { SqlRunner } from './tables';
 const KINDS = ['html_stripped', 'markdown_sanitized', 'structured_validation_failure', 'pii_redaction'] as const;
 const DETECTOR = 'pii:';
 
+/** One counter's increment, at the instant its output was handled. */
+interface Increment {
+  at: Date;
+  counter: string;
+  n: number;
+}
+
+/** Increments waiting for the write in flight to end, and the callers waiting for them. */
+interface Batch {
+  increments: Increment[];
+  done: Promise<void>;
+  settle: (error?: unknown) => void;
+}
+
 /**
- * Output-handling counters in hourly buckets: a record adds to its hour's rows with one upsert, so
+ * Output-handling counters in hourly buckets: a record adds to its hour's rows with an upsert, so
  * concurrent hosts never lose an increment. A window's edges count whole hours.
+ *
+ * Every answer that handled something records, so under load many records arrive while one is
+ * being written: they wait for it and are then written together, one statement summing them per
+ * hour and counter (the hour is Postgres's `date_trunc`, as for a single record). Concurrent
+ * answers then cost one round trip between them instead of one each, and no longer queue on the
+ * same rows' locks. `record` resolves once its own counts are stored.
  */
 export class PgOutputStats implements OutputStatsStore {
+  private writing = false;
+  private waiting: Batch | undefined;
+
   constructor(
     private readonly db: SqlRunner,
     private readonly table = 'guardrails_output_stats',
   ) {}
 
-  async record(counts: OutputCounts, at: Date): Promise<void> {
-    if (isEmptyOutputCounts(counts)) return;
-    const counters: string[] = [];
-    const values: number[] = [];
-    for (const kind of KINDS) {
-      if (counts[kind] > 0) {
-        counters.push(kind);
-        values.push(counts[kind]);
-      }
-    }
+  record(counts: OutputCounts, at: Date): Promise<void> {
+    if (isEmptyOutputCounts(counts)) return Promise.resolve();
+    const increments: Increment[] = [];
+    for (const kind of KINDS) if (counts[kind] > 0) increments.push({ at, counter: kind, n: counts[kind] });
     for (const [detector, n] of Object.entries(counts.pii.by_detector)) {
-      if (n > 0) {
-        counters.push(DETECTOR + detector);
-        values.push(n);
-      }
+      if (n > 0) increments.push({ at, counter: DETECTOR + detector, n });
     }
+    if (this.writing) {
+      this.waiting ??= batch();
+      this.waiting.increments.push(...increments);
+      return this.waiting.done;
+    }
+    const own = batch();
+    own.increments.push(...increments);
+    this.write(own);
+    return own.done;
+  }
+
+  /** Writes a batch, then the one that gathered meanwhile, until none is waiting. */
+  private write(current: Batch): void {
+    this.writing = true;
+    this.upsert(current.increments).then(
+      () => this.next(current),
+      (error: unknown) => this.next(current, error ?? new Error('output stats not written')),
+    );
+  }
+
+  private next(written: Batch, error?: unknown): void {
+    written.settle(error);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) this.write(waiting);
+    else this.writing = false;
+  }
+
+  private async upsert(increments: Increment[]): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.table} (bucket, counter, count)
-       SELECT date_trunc('hour', $1::timestamptz), c, n FROM unnest($2::text[], $3::bigint[]) AS t(c, n)
+       SELECT date_trunc('hour', t.a), t.c, sum(t.n) FROM unnest($1::timestamptz[], $2::text[], $3::bigint[]) AS t(a, c, n) GROUP BY 1, 2
        ON CONFLICT (bucket, counter) DO UPDATE SET count = ${this.table}.count + EXCLUDED.count`,
-      [at, counters, values],
+      [increments.map((i) => i.at), increments.map((i) => i.counter), increments.map((i) => i.n)],
     );
   }
 
@@ -54,4 +97,12 @@ export class PgOutputStats implements OutputStatsStore {
     }
     return totals;
   }
+}
+
+function batch(): Batch {
+  let settle!: Batch['settle'];
+  const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  // A batch nobody awaits any more must not surface as an unhandled rejection; every caller still sees the error.
+  done.catch(() => undefined);
+  return { increments: [], done, settle };
 }

@@ -21,6 +21,7 @@ import { LiveSettings, RedisSettingsPublisher } from '../settings/live-settings'
 import { GuardrailsSettingsService } from '../settings/settings-service';
 import { GuardrailsSettings } from '../settings/setting-types';
 import { GUARDRAILS_MIGRATIONS } from './migrations';
+import { PgOutputStats } from './pg-output-stats';
 import { createPostgresStores } from './pg-stores';
 import { sqlRunnerFor } from './sql-runner';
 
@@ -318,6 +319,46 @@ describe('postgres-only behaviour', () => {
     const b = new GuardrailsSettingsService(settings, DEFAULT_SETTINGS);
     await Promise.all([a.update({ settings: { 'hitl.enabled': true } }, 'a'), b.update({ settings: { 'retention.days': 7 } }, 'b')]);
     expect(await settings.loadOverrides()).toEqual({ 'hitl.enabled': true, 'retention.days': 7 });
+  });
+
+  it('writes output counts that arrive during a write together, per hour, and tells each caller when its own are stored', async () => {
+    await dataSource.query(`TRUNCATE guardrails_output_stats`);
+    const runner = sqlRunnerFor(dataSource);
+    let statements = 0;
+    let failNext = false;
+    const stats = new PgOutputStats({
+      query: <T>(sql: string, params?: unknown[]) => {
+        statements++;
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('connection lost'));
+        }
+        return runner.query<T>(sql, params);
+      },
+    });
+    const counts = (html: number, email: number) => {
+      const c = emptyOutputCounts();
+      c.html_stripped = html;
+      c.pii_redaction = email;
+      c.pii.by_detector = { email };
+      return c;
+    };
+    // 40 answers at once, over two hours: the first is written alone, the 39 behind it in one statement.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => stats.record(counts(1, i % 2), at(i % 4 === 0 ? '2026-05-01T09:59:59Z' : '2026-05-01T10:00:00Z'))));
+    expect(statements).toBe(2);
+    const hour = async (from: string, to: string) => new PgOutputStats(runner).totals({ from: at(from), to: at(to) });
+    expect(await hour('2026-05-01T09:00:00Z', '2026-05-01T09:30:00Z')).toEqual({ ...emptyOutputCounts(), html_stripped: 10, pii_redaction: 0 });
+    expect(await hour('2026-05-01T10:00:00Z', '2026-05-01T10:30:00Z')).toEqual({
+      ...emptyOutputCounts(),
+      html_stripped: 30,
+      pii_redaction: 20,
+      pii: { by_detector: { email: 20 } },
+    });
+    // A failed write fails its callers only; the next batch is written.
+    failNext = true;
+    const outcomes = await Promise.allSettled([stats.record(counts(1, 0), at('2026-05-02T10:00:00Z')), stats.record(counts(2, 0), at('2026-05-02T10:00:00Z'))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await hour('2026-05-02T10:00:00Z', '2026-05-02T10:30:00Z')).html_stripped).toBe(2);
   });
 
   it('rejects table names that are not plain identifiers', () => {
