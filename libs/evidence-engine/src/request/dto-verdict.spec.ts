@@ -131,6 +131,17 @@ describe('passesEveryRule (judging the plain request against the DTO class)', ()
     expect(passesEveryRule(Late, { name: 'abc' })).toBe(true);
   });
 
+  it('compiles a class again when a class it extends gets a rule later', () => {
+    class Base {}
+    class Child extends Base {
+      @IsString()
+      name!: string;
+    }
+    expect(passesEveryRule(Child, { name: 'x' })).toBe(true);
+    IsString()(Base.prototype, 'other');
+    expect(passesEveryRule(Child, { name: 'x' })).toBeUndefined();
+  });
+
   it('reads property names that are not identifiers', () => {
     class Odd {
       @IsString()

@@ -45,8 +45,11 @@ interface Constraint {
 const storage = getMetadataStorage();
 const SUPPORTED = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION]);
 
-/** Per class: its compiled check, and how many rules it had when compiled (a rule added later recompiles it). */
-const compiled = new Map<Function, { rules: number; check: Check | null }>();
+/**
+ * Per class: its compiled check, how many rules it had when compiled, and how many each class it
+ * extends had (none, for a class compiled at all): a rule added later to either recompiles it.
+ */
+const compiled = new Map<Function, { rules: number; ancestors: Array<[Function, number]>; check: Check | null }>();
 
 /**
  * The rules registered per class. class-validator keeps them in a Map it does not export a getter
@@ -62,10 +65,24 @@ function checkOf(dto: Function): Check | null {
   if (!REGISTERED) return null;
   const own = REGISTERED.get(dto) ?? [];
   const known = compiled.get(dto);
-  if (known && known.rules === own.length) return known.check;
+  if (known && known.rules === own.length && unchanged(known.ancestors)) return known.check;
   const check = compileClass(dto, own, REGISTERED);
-  compiled.set(dto, { rules: own.length, check });
+  compiled.set(dto, { rules: own.length, ancestors: ancestorsOf(dto).map((a) => [a, ruleCount(a)]), check });
   return check;
+}
+
+const ruleCount = (type: Function): number => REGISTERED?.get(type)?.length ?? 0;
+
+function unchanged(ancestors: Array<[Function, number]>): boolean {
+  for (let i = 0; i < ancestors.length; i++) if (ruleCount(ancestors[i][0]) !== ancestors[i][1]) return false;
+  return true;
+}
+
+/** The classes `dto` extends (its constructor's prototype chain). */
+function ancestorsOf(dto: Function): Function[] {
+  const out: Function[] = [];
+  for (let p: unknown = Object.getPrototypeOf(dto); typeof p === 'function' && p !== Function.prototype; p = Object.getPrototypeOf(p)) out.push(p);
+  return out;
 }
 
 /**
@@ -82,8 +99,11 @@ function checkOf(dto: Function): Check | null {
 function compileClass(dto: Function, own: ValidationMetadata[], all: Map<Function, ValidationMetadata[]>): Check | null {
   // Inherited rules follow their own precedence in class-validator: left to it.
   for (const ancestor of all.keys()) if (dto.prototype instanceof ancestor) return null;
+  if (ancestorsOf(dto).some((a) => ruleCount(a) > 0)) return null;
   const byName = new Map<string, ValidationMetadata[]>();
   for (const m of own) {
+    // A symbol-keyed property cannot be written into the generated source (nor sent as JSON).
+    if (typeof m.propertyName !== 'string') return null;
     if (m.target !== dto || !SUPPORTED.has(m.type) || m.each || (m.groups && m.groups.length > 0)) return null;
     byName.set(m.propertyName, [...(byName.get(m.propertyName) ?? []), m]);
   }

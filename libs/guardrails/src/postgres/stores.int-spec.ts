@@ -361,6 +361,39 @@ describe('postgres-only behaviour', () => {
     expect((await hour('2026-05-02T10:00:00Z', '2026-05-02T10:30:00Z')).html_stripped).toBe(2);
   });
 
+  it('does not hold output counts back behind a write that hangs longer than the stall limit', async () => {
+    const runner = sqlRunnerFor(dataSource);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let first = true;
+    const stats = new PgOutputStats(
+      {
+        query: async <T>(sql: string, params?: unknown[]) => {
+          if (first) {
+            first = false;
+            await gate;
+          }
+          return runner.query<T>(sql, params);
+        },
+      },
+      'guardrails_output_stats',
+      20,
+    );
+    const counts = emptyOutputCounts();
+    counts.markdown_sanitized = 1;
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<void>) => p.then(() => settled.push(name));
+    const hung = track('hung', stats.record(counts, at('2026-06-01T10:00:00Z')));
+    const behind = track('behind', stats.record(counts, at('2026-06-01T10:00:00Z')));
+    await new Promise((r) => setTimeout(r, 40));
+    await track('later', stats.record(counts, at('2026-06-01T10:00:00Z')));
+    expect(settled).toEqual(['later']);
+    release();
+    await Promise.all([hung, behind]);
+    expect(settled).toEqual(['later', 'hung', 'behind']);
+    expect((await stats.totals({ from: at('2026-06-01T10:00:00Z'), to: at('2026-06-01T10:30:00Z') })).markdown_sanitized).toBe(3);
+  });
+
   it('rejects table names that are not plain identifiers', () => {
     expect(() => createPostgresStores(sqlRunnerFor(dataSource), { tables: { audit: 'x; DROP TABLE y' } })).toThrow(/audit.table/);
   });

@@ -1,4 +1,4 @@
-import { Bm25Params, IndexedChunkRow, IndexQueryTerm, LexicalIndex, parseTsvector } from './lexical-index';
+import { Bm25Params, IndexedChunkRow, IndexQueryTerm, LexicalIndex, MAX_ANALYSED_WORDS, parseTsvector } from './lexical-index';
 
 describe('parseTsvector', () => {
   it('reads lexemes, positions and weights as Postgres writes them', () => {
@@ -129,5 +129,38 @@ describe('LexicalIndex', () => {
 
   it('refuses more terms than a hit can record', () => {
     expect(() => new LexicalIndex().score(Array.from({ length: 33 }, () => term(1, ['english', 'x'])), params, 10)).toThrow(/at most 32/);
+  });
+
+  it("counts each language's live chunks and lengths and each lexeme's live chunks, through removals and compaction", () => {
+    const index = new LexicalIndex();
+    index.add({ id: 1, language: 'english', tokens: 4, tsv: "'backup':1,3 'night':2" });
+    index.add({ id: 2, language: 'english', tokens: 2, tsv: "'backup':1" });
+    index.add({ id: 3, language: 'german', tokens: 5, tsv: "'sicher':1" });
+    expect(index.totals()).toEqual([
+      { language: 'english', chunks: 2, tokens: 6 },
+      { language: 'german', chunks: 1, tokens: 5 },
+    ]);
+    expect([index.documentFrequency('english', 'backup'), index.documentFrequency('german', 'backup')]).toEqual([2, 0]);
+    index.remove(2);
+    index.remove(3);
+    expect(index.totals()).toEqual([{ language: 'english', chunks: 1, tokens: 4 }]);
+    expect(index.documentFrequency('english', 'backup')).toBe(1);
+    for (let id = 10; id < 3_010; id++) index.add({ id, language: 'english', tokens: 1, tsv: "'filler':1" });
+    for (let id = 10; id < 3_010; id++) index.remove(id);
+    expect(index.totals()).toEqual([{ language: 'english', chunks: 1, tokens: 4 }]);
+    expect([index.documentFrequency('english', 'backup'), index.documentFrequency('english', 'filler')]).toEqual([1, 0]);
+  });
+
+  it('remembers word analyses, forgetting the least recently used past its limit, and counts them in its size', () => {
+    const index = new LexicalIndex();
+    const empty = index.bytes;
+    for (let i = 0; i < MAX_ANALYSED_WORDS; i++) index.rememberLexemes('english', `w${i}`, [`w${i}`]);
+    expect(index.bytes).toBeGreaterThan(empty + MAX_ANALYSED_WORDS * 100);
+    expect(index.lexemesOf('english', 'w0')).toEqual(['w0']);
+    index.rememberLexemes('english', 'newest', []);
+    expect(index.lexemesOf('english', 'w0')).toEqual(['w0']);
+    expect(index.lexemesOf('english', 'w1')).toBeUndefined();
+    expect(index.lexemesOf('english', 'newest')).toEqual([]);
+    expect(index.lexemesOf('german', 'w0')).toBeUndefined();
   });
 });

@@ -212,10 +212,17 @@ export class LexicalIndex {
    * into a new index: what an index remembers always matches the lexemes it holds.
    */
   lexemesOf(language: string, word: string): string[] | undefined {
-    return this.analysed.get(`${language}\u0000${word}`);
+    const key = `${language}\u0000${word}`;
+    const lexemes = this.analysed.get(key);
+    if (lexemes !== undefined) {
+      // Most recently used last: the words forgotten first are the ones no question asked for longest.
+      this.analysed.delete(key);
+      this.analysed.set(key, lexemes);
+    }
+    return lexemes;
   }
 
-  /** Remembers a word's lexemes under `language` (its oldest words are forgotten past MAX_ANALYSED_WORDS). */
+  /** Remembers a word's lexemes under `language` (the least recently used words are forgotten past MAX_ANALYSED_WORDS). */
   rememberLexemes(language: string, word: string, lexemes: string[]): void {
     const key = `${language}\u0000${word}`;
     if (this.analysed.has(key)) return;

@@ -3,7 +3,7 @@ import { startKb } from '../../../test/kb-test-env';
 import type { Bm25Params, IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { LexicalIndexRepository } from './lexical-index.repository';
 import { ChunkGeneration, LexicalIndexes, MIN_RESIDENCY_MS, RELOAD_GAP_MS, RETRY_AFTER_MS } from './lexical-indexes';
-import { learnLexemes, QueryWord, queryStatsOf, termStatsRowsOf } from './term-stats';
+import { analysedWords, QueryWord, queryStatsOf, termStatsRowsOf } from './term-stats';
 import { TermStatsRepository } from './term-stats.repository';
 
 const GENEROUS = 64 * 1024 * 1024;
@@ -212,9 +212,9 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     const words: QueryWord[] = ['database', 'backups', 'Datenbank', 'nightly', 'the', 'gesichert', 'missing', 'restores'].map((w, i) => ({ i: i + 1, w }));
     words.push({ i: 2, w: 'restored' });
     const operands = ['database', 'backups', 'datenbank', 'nightly', 'the', 'gesichert', 'missing', 'restores'];
-    await learnLexemes(index!, words, (unknown, languages) => terms.analyse(unknown, languages));
+    const analysed = await analysedWords(index!, words, (unknown, languages) => terms.analyse(unknown, languages));
     const fromDatabase = queryStatsOf(await terms.lookup('stats', words), operands);
-    const fromIndex = queryStatsOf(termStatsRowsOf(index!, indexes.loaded('stats')!.generation, words), operands);
+    const fromIndex = queryStatsOf(termStatsRowsOf(index!, indexes.loaded('stats')!.generation, words, analysed)!, operands);
     const sorted = (stats: typeof fromDatabase) => ({
       ...stats,
       lexemes: [...stats.lexemes].sort((a, b) => a.term - b.term || a.language.localeCompare(b.language) || a.lexeme.localeCompare(b.lexeme)),
@@ -225,12 +225,19 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     // "database": both English chunks and the simple one; the deleted document's chunks are not counted.
     expect(fromIndex.terms[0].df).toBe(3);
     expect(fromIndex.languages.sort()).toEqual(['english', 'german', 'simple']);
-    // Learnt once: a second question with the same words asks Postgres nothing.
+    // Remembered: a second question with the same words asks Postgres nothing, and gets the same analysis.
     let asked = 0;
-    await learnLexemes(index!, words, async () => {
+    const again = await analysedWords(index!, words, async () => {
       asked++;
       return [];
     });
     expect(asked).toBe(0);
+    expect(again).toEqual(analysed);
+    // A language the words were not analysed under (its first chunk came later) sends the question to the database.
+    await add('fr.md', 'french', ['La base de données est sauvegardée']);
+    const refreshed = await indexOf(indexes, 'stats');
+    expect(refreshed).toBe(index);
+    expect(termStatsRowsOf(index!, indexes.loaded('stats')!.generation, words, analysed)).toBeUndefined();
+    expect(termStatsRowsOf(index!, indexes.loaded('stats')!.generation, words, await analysedWords(index!, words, (u, l) => terms.analyse(u, l)))).toBeDefined();
   });
 });

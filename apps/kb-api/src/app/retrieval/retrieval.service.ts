@@ -11,7 +11,7 @@ import { atLeastTsQuery, contentTerms } from './query-terms';
 import { chunkFieldsOf } from './retrieval-types';
 import type { RetrievalFilters, RetrievalOptions, RetrievalResult, RetrievedChunk, Retriever } from './retrieval-types';
 import { alternativesOf, synonymCache, termQuery } from './synonyms';
-import { COMMON_SHARE, learnLexemes, QueryWord, queryStatsOf, TermStat, TermStatsRow, termStatsRowsOf } from './term-stats';
+import { analysedWords, COMMON_SHARE, QueryWord, queryStatsOf, TermStat, TermStatsRow, termStatsRowsOf } from './term-stats';
 import { TermStatsRepository } from './term-stats.repository';
 import { fuseRetrieval, VectorSearch } from './vector-search';
 
@@ -230,11 +230,12 @@ export class RetrievalService {
   private async statisticsFromIndex(tenantId: string, words: QueryWord[]): Promise<{ rows: TermStatsRow[]; index: LexicalIndex } | undefined> {
     const before = this.indexes!.loaded(tenantId);
     if (!before) return undefined;
-    await learnLexemes(before.index, words, (unknown, languages) => this.termStats.analyse(unknown, languages));
+    const analysed = await analysedWords(before.index, words, (unknown, languages) => this.termStats.analyse(unknown, languages));
     // Read again after the analysis: a refresh may have started or ended meanwhile.
     const held = this.indexes!.loaded(tenantId);
     if (!held || held.index !== before.index) return undefined;
-    return { rows: termStatsRowsOf(held.index, held.generation, words), index: held.index };
+    const rows = termStatsRowsOf(held.index, held.generation, words, analysed);
+    return rows && { rows, index: held.index };
   }
 
   /**

@@ -91,39 +91,63 @@ export interface QueryWord {
 }
 
 /**
- * Has Postgres analyse the words `index` has not analysed yet under every language of its live
- * chunks (`analyse`: term-stats.repository.ts), and has the index remember the lexemes.
+ * Each word's lexemes under each language of `index`'s live chunks (keyed `language NUL word`): what
+ * the index remembers, and for the words it does not, Postgres's analysis (`analyse`:
+ * term-stats.repository.ts), which the index then remembers. The answer is the question's own, so
+ * words the index forgets meanwhile (to make room for other questions' words) still count.
  */
-export async function learnLexemes(
+export async function analysedWords(
   index: LexicalIndex,
   words: QueryWord[],
   analyse: (words: string[], languages: string[]) => Promise<Array<{ w: string; language: string; lexeme: string }>>,
-): Promise<void> {
+): Promise<Map<string, string[]>> {
   const languages = index.totals().map((t) => t.language);
-  const unknown = [...new Set(words.map((x) => x.w))].filter((w) => languages.some((l) => index.lexemesOf(l, w) === undefined));
-  if (unknown.length === 0 || languages.length === 0) return;
-  const analysed = await analyse(unknown, languages);
-  for (const language of languages) {
-    for (const w of unknown) {
-      index.rememberLexemes(language, w, analysed.filter((a) => a.w === w && a.language === language).map((a) => a.lexeme));
+  const analysed = new Map<string, string[]>();
+  const unknown: string[] = [];
+  for (const w of new Set(words.map((x) => x.w))) {
+    for (const language of languages) {
+      const lexemes = index.lexemesOf(language, w);
+      if (lexemes) analysed.set(analysisKey(language, w), lexemes);
+      else if (unknown[unknown.length - 1] !== w) unknown.push(w);
     }
   }
+  if (unknown.length === 0) return analysed;
+  const rows = await analyse(unknown, languages);
+  for (const language of languages) {
+    for (const w of unknown) {
+      const lexemes = rows.filter((a) => a.w === w && a.language === language).map((a) => a.lexeme);
+      index.rememberLexemes(language, w, lexemes);
+      analysed.set(analysisKey(language, w), lexemes);
+    }
+  }
+  return analysed;
 }
+
+const analysisKey = (language: string, word: string) => `${language}\u0000${word}`;
 
 /**
  * The statistics lookup's rows (TermStatsRepository.lookup) from a held index instead of the
- * database: each word's lexemes under each language of the index's live chunks (as learnLexemes
- * left them), their document frequencies, each language's totals, and the change counters the
+ * database: each word's lexemes under each language of the index's live chunks (from
+ * analysedWords), their document frequencies, each language's totals, and the change counters the
  * index reflects. For the chunks the index holds these are the database's numbers
- * (lexical-indexes.int-spec.ts compares the two).
+ * (lexical-indexes.int-spec.ts compares the two). Undefined when a language of the index has no
+ * analysis of some word (its first chunk arrived after the words were analysed): the caller then
+ * reads the database's statistics.
  */
-export function termStatsRowsOf(index: LexicalIndex, generation: ChunkGeneration, words: QueryWord[]): TermStatsRow[] {
+export function termStatsRowsOf(
+  index: LexicalIndex,
+  generation: ChunkGeneration,
+  words: QueryWord[],
+  analysed: Map<string, string[]>,
+): TermStatsRow[] | undefined {
   const totals = index.totals();
   const rows: TermStatsRow[] = [];
   const seen = new Set<string>();
   for (const { i, w } of words) {
     for (const { language } of totals) {
-      for (const lexeme of index.lexemesOf(language, w) ?? []) {
+      const lexemes = analysed.get(analysisKey(language, w));
+      if (lexemes === undefined) return undefined;
+      for (const lexeme of lexemes) {
         const key = `${i}\u0000${language}\u0000${lexeme}`;
         if (seen.has(key)) continue;
         seen.add(key);
