@@ -12,6 +12,7 @@ export type { ProfileConfig } from './profile-config';
 export type { TierConfig } from './tier-config';
 export type { TierHint } from './tier-hints';
 export {
+  applyApiDocs,
   ArtifactDto,
   BudgetCapsDto,
   ClaimDto,

@@ -1,4 +1,4 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
 import {
   IsBoolean,
   IsIn,
@@ -31,6 +31,16 @@ export interface ItemRule {
 export const ITEM_RULE = 'itemRule';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
+/**
+ * Several property decorators applied as one, in order: what @nestjs/common's applyDecorators does,
+ * written out so that the engine loads no NestJS module (see api-docs.ts).
+ */
+const applyDecorators =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, property) => {
+    for (const decorate of decorators) decorate(target, property);
+  };
 
 const isNonEmptyText = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';

@@ -1,3 +1,4 @@
+export { applyApiDocs } from './api-docs';
 export { parseReviewRequest, parseSource } from './parse-review-request';
 export {
   ArtifactDto,

@@ -2,9 +2,9 @@ import { Controller, Get, HttpCode, Param, Post, Res, UseFilters, UseGuards } fr
 import type { Response } from 'express';
 import { CurrentPrincipal, JwtAuthGuard, Principal, Public, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
-import { ReviewEngine, ReviewRequest, ReviewRequestDto, Verdict } from '@platform/evidence-engine';
+import { applyApiDocs, ReviewEngine, ReviewRequest, ReviewRequestDto, Verdict } from '@platform/evidence-engine';
 import { ApiPublic, hasMediaType, LeanRoute, ServedOpenApiDocument } from '@platform/runtime';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ProfileDto, ProfilesDto, TaxonomyDto } from './dto/catalog.dto';
 import { ApiEvidenceError, ApiEvidenceGuarded } from './dto/error-body.dto';
 import { MAX_PER_PAGE, ReviewListQuery } from './dto/review-list.query';
@@ -14,6 +14,11 @@ import { EvidenceErrorFilter } from './evidence-error.filter';
 import { EvidenceQuery } from './evidence-query';
 import { ReviewRequestBody } from './review-request-body';
 import { ReviewsService } from './reviews.service';
+
+// The engine's request DTOs carry their OpenAPI documentation without loading @nestjs/swagger
+// (api-docs.ts in the engine): this service publishes the API, so it hands it to swagger here,
+// before the module graph (and the OpenAPI document built from it) sees the controller.
+applyApiDocs({ ApiProperty, ApiPropertyOptional });
 
 const tenantOf = (p: Principal) => p.tenantId ?? 'default';
 
