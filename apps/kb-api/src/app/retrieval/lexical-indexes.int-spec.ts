@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { startKb } from '../../../test/kb-test-env';
+import { ChunkSearchRepository } from './chunk-search.repository';
 import type { Bm25Params, IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { LexicalIndexRepository } from './lexical-index.repository';
 import { ChunkGeneration, LexicalIndexes, MIN_RESIDENCY_MS, RELOAD_GAP_MS, RETRY_AFTER_MS } from './lexical-indexes';
@@ -225,6 +226,15 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     // "database": both English chunks and the simple one; the deleted document's chunks are not counted.
     expect(fromIndex.terms[0].df).toBe(3);
     expect(fromIndex.languages.sort()).toEqual(['english', 'german', 'simple']);
+    // The read-back answers the tenant's change counters with the chunks, and also when no chunk passes.
+    const chunkSearch = new ChunkSearchRepository(db);
+    const options = { excludeFlagged: false, perDocument: 3, limit: 10 };
+    const counters = await generation('stats');
+    const live = [...index!.chunkIds()];
+    const back = await chunkSearch.inOrder('stats', live, {}, options);
+    expect([back.rows.map((r) => r.chunk_id).sort((a, b) => a - b), back.generation]).toEqual([[...live].sort((a, b) => a - b), counters]);
+    expect(await chunkSearch.inOrder('stats', [-1], {}, options)).toEqual({ rows: [], passed: 0, generation: counters });
+    expect((await chunkSearch.inOrder('stats', live, { project_keys: ['elsewhere'] }, options)).generation).toEqual(counters);
     // Remembered: a second question with the same words asks Postgres nothing, and gets the same analysis.
     let asked = 0;
     const again = await analysedWords(index!, words, async () => {
