@@ -64,14 +64,19 @@ export class PgOutputStats implements OutputStatsStore {
     return own.done;
   }
 
-  /** Writes a batch; when it ends, the batch that gathered behind it (if any) is written next. */
-  private write(written: Batch): void {
+  /**
+   * Writes a batch; when it ends, the batch that gathered behind it (if any) is written next. Only a
+   * write that records still join (`current`) hands that role on: a write overtaken after a stall
+   * writes what gathered behind it and ends its chain, so chains never multiply.
+   */
+  private write(written: Batch, joinable = true): void {
     const flight: { since: number; waiting?: Batch } = { since: performance.now() };
-    this.current = flight;
+    if (joinable) this.current = flight;
     const next = (error?: unknown) => {
       written.settle(error);
-      if (this.current === flight) this.current = undefined;
-      if (flight.waiting) this.write(flight.waiting);
+      const stillJoined = this.current === flight;
+      if (stillJoined) this.current = undefined;
+      if (flight.waiting) this.write(flight.waiting, stillJoined || this.current === undefined);
     };
     this.upsert(written.increments).then(
       () => next(),

@@ -394,6 +394,41 @@ describe('postgres-only behaviour', () => {
     expect((await stats.totals({ from: at('2026-06-01T10:00:00Z'), to: at('2026-06-01T10:30:00Z') })).markdown_sanitized).toBe(3);
   });
 
+  it('keeps one chain of writes when a stalled write ends while the one that overtook it still runs', async () => {
+    await dataSource.query(`TRUNCATE guardrails_output_stats`);
+    const runner = sqlRunnerFor(dataSource);
+    const gates: Array<Promise<void>> = [];
+    const releases: Array<() => void> = [];
+    for (let i = 0; i < 2; i++) gates.push(new Promise<void>((r) => releases.push(r)));
+    let statements = 0;
+    const stats = new PgOutputStats(
+      {
+        query: async <T>(sql: string, params?: unknown[]) => {
+          const call = statements++;
+          if (call < 2) await gates[call];
+          return runner.query<T>(sql, params);
+        },
+      },
+      'guardrails_output_stats',
+      150,
+    );
+    const counts = emptyOutputCounts();
+    counts.html_stripped = 1;
+    const when = at('2026-07-01T10:00:00Z');
+    const first = [stats.record(counts, when), stats.record(counts, when)];
+    await new Promise((r) => setTimeout(r, 200));
+    // The first write has stalled: a new one overtakes it, and a record joins the new one.
+    const second = [stats.record(counts, when), stats.record(counts, when)];
+    releases[0]();
+    await Promise.all(first);
+    // The stalled write's follower ran on its own; records still join the write that overtook it.
+    const third = stats.record(counts, when);
+    releases[1]();
+    await Promise.all([...second, third]);
+    expect(statements).toBe(4);
+    expect((await stats.totals({ from: when, to: at('2026-07-01T10:30:00Z') })).html_stripped).toBe(5);
+  });
+
   it('rejects table names that are not plain identifiers', () => {
     expect(() => createPostgresStores(sqlRunnerFor(dataSource), { tables: { audit: 'x; DROP TABLE y' } })).toThrow(/audit.table/);
   });
