@@ -171,6 +171,9 @@ const LIST_OVERHEAD_BYTES = 560;
 /** Per chunk slot: its id, length, liveness, the id map's entry and the scoring scratch arrays. */
 const SLOT_BYTES = 100;
 
+/** The key of a lexeme's posting list, or of a word's remembered analysis, under one language. */
+export const languageKey = (language: string, text: string): string => `${language}\u0000${text}`;
+
 /** Question words whose analysis an index remembers: a few megabytes at most. */
 export const MAX_ANALYSED_WORDS = 20_000;
 /** A remembered analysis: the map entry, key and array (V8's overhead, roughly) plus the strings' characters. */
@@ -212,7 +215,7 @@ export class LexicalIndex {
    * into a new index: what an index remembers always matches the lexemes it holds.
    */
   lexemesOf(language: string, word: string): string[] | undefined {
-    const key = `${language}\u0000${word}`;
+    const key = languageKey(language, word);
     const lexemes = this.analysed.get(key);
     if (lexemes !== undefined) {
       // Most recently used last: the words forgotten first are the ones no question asked for longest.
@@ -224,7 +227,7 @@ export class LexicalIndex {
 
   /** Remembers a word's lexemes under `language` (the least recently used words are forgotten past MAX_ANALYSED_WORDS). */
   rememberLexemes(language: string, word: string, lexemes: string[]): void {
-    const key = `${language}\u0000${word}`;
+    const key = languageKey(language, word);
     if (this.analysed.has(key)) return;
     if (this.analysed.size >= MAX_ANALYSED_WORDS) {
       const [oldest, its] = this.analysed.entries().next().value as [string, string[]];
@@ -266,7 +269,7 @@ export class LexicalIndex {
    * so while there are any, the list is walked to count only the live ones.
    */
   documentFrequency(language: string, lexeme: string): number {
-    const list = this.postings.get(`${language}\u0000${lexeme}`);
+    const list = this.postings.get(languageKey(language, lexeme));
     if (!list) return 0;
     if (this.dead === 0) return list.length;
     let n = 0;
@@ -297,7 +300,7 @@ export class LexicalIndex {
     this.languages[language].chunks++;
     this.languages[language].tokens += row.tokens;
     for (const entry of parseTsvector(row.tsv)) {
-      const key = `${row.language}\u0000${entry.lexeme}`;
+      const key = languageKey(row.language, entry.lexeme);
       let list = this.postings.get(key);
       if (!list) {
         this.postings.set(key, (list = new PostingList()));
@@ -428,7 +431,7 @@ export class LexicalIndex {
   private listsOf(term: IndexQueryTerm): Array<{ language: string; list: PostingList }> {
     const out: Array<{ language: string; list: PostingList }> = [];
     for (const { language, lexeme } of term.lexemes) {
-      const list = this.postings.get(`${language}\u0000${lexeme}`);
+      const list = this.postings.get(languageKey(language, lexeme));
       if (list && !out.some((o) => o.list === list)) out.push({ language, list });
     }
     return out;

@@ -134,7 +134,7 @@ export class RetrievalService {
     const words = terms.flatMap((t, i) => [t, ...(alternatives.get(t) ?? []).filter((a) => a.length === 1).map((a) => a[0])].map((w) => ({ i: i + 1, w })));
     // The in-memory index ranks every chunk holding a question term; it knows lexemes, not positions, so a question
     // with a phrase synonym (matched as a phrase) is ranked in SQL.
-    const phrases = [...alternatives.values()].some((list) => list.some((words) => words.length > 1));
+    const phrases = [...alternatives.values()].some((list) => list.some((synonym) => synonym.length > 1));
     // Where the tenant's index is held, the statistics come from it (one round trip fewer); the read-back then tells
     // whether the database had moved on, and if so the question is ranked again from the database's statistics.
     const fromIndex = statisticsFromIndex && !phrases && this.indexes ? await this.statisticsFromIndex(tenantId, words) : undefined;

@@ -1,4 +1,4 @@
-import type { LexicalIndex } from './lexical-index';
+import { languageKey, LexicalIndex } from './lexical-index';
 import type { ChunkGeneration } from './lexical-indexes';
 
 /** A term found in more than this share of a tenant's chunks says little about a chunk's topic. */
@@ -107,23 +107,19 @@ export async function analysedWords(
   for (const w of new Set(words.map((x) => x.w))) {
     for (const language of languages) {
       const lexemes = index.lexemesOf(language, w);
-      if (lexemes) analysed.set(analysisKey(language, w), lexemes);
+      if (lexemes) analysed.set(languageKey(language, w), lexemes);
       else if (unknown[unknown.length - 1] !== w) unknown.push(w);
     }
   }
   if (unknown.length === 0) return analysed;
-  const rows = await analyse(unknown, languages);
-  for (const language of languages) {
-    for (const w of unknown) {
-      const lexemes = rows.filter((a) => a.w === w && a.language === language).map((a) => a.lexeme);
-      index.rememberLexemes(language, w, lexemes);
-      analysed.set(analysisKey(language, w), lexemes);
-    }
-  }
+  // Every unknown word gets an analysis under every language, an empty one where Postgres gave no lexeme.
+  const learnt = new Map<string, string[]>();
+  for (const language of languages) for (const w of unknown) learnt.set(languageKey(language, w), []);
+  for (const row of await analyse(unknown, languages)) learnt.get(languageKey(row.language, row.w))?.push(row.lexeme);
+  for (const [key, lexemes] of learnt) analysed.set(key, lexemes);
+  for (const language of languages) for (const w of unknown) index.rememberLexemes(language, w, learnt.get(languageKey(language, w))!);
   return analysed;
 }
-
-const analysisKey = (language: string, word: string) => `${language}\u0000${word}`;
 
 /**
  * The statistics lookup's rows (TermStatsRepository.lookup) from a held index instead of the
@@ -145,7 +141,7 @@ export function termStatsRowsOf(
   const seen = new Set<string>();
   for (const { i, w } of words) {
     for (const { language } of totals) {
-      const lexemes = analysed.get(analysisKey(language, w));
+      const lexemes = analysed.get(languageKey(language, w));
       if (lexemes === undefined) return undefined;
       for (const lexeme of lexemes) {
         const key = `${i}\u0000${language}\u0000${lexeme}`;
