@@ -7,7 +7,7 @@
 // POST /api/kb/chat alone, each for a fixed time, with SciFact claims, the retrieval evaluation's
 // questions and questions made from the manual pages' summaries, interleaved.
 //   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-retrieve.bench.mjs --scifact <folder with corpus.jsonl.gz and queries-train.jsonl>
-//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep] [--sql-only]
+//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep] [--sql-only] [--processes 1]
 // --keep leaves the database in place (for EXPLAIN ANALYZE of the ranking query on it).
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     // Every query ranked in SQL (KB_LEXICAL_INDEX_MAX_MB=0): the same build measured without the in-memory index.
     'sql-only': { type: 'boolean', default: false },
+    // kb-api as this many processes sharing its port (HTTP_PROCESSES), each with its own in-memory index.
+    processes: { type: 'string', default: '1' },
   },
 });
 if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
@@ -83,6 +85,7 @@ const drift = await termStatsDrift(db, 'default');
 if (drift.terms !== 0 || drift.totals !== 0) throw new Error(`term statistics differ from a count from scratch: ${JSON.stringify(drift)}`);
 
 if (values['sql-only']) env.KB_LEXICAL_INDEX_MAX_MB = '0';
+env.HTTP_PROCESSES = values.processes;
 const api = await startApi(env, baseUrl);
 let indexLoadSeconds;
 try {
@@ -100,10 +103,14 @@ try {
   // The in-memory lexical index of the tenant loads in the background from boot (kb-api's lexical-indexes.ts); until it
   // holds every chunk, queries are ranked in SQL. Wait for it, as a deployment's readiness would, and say how long it took.
   const loadStarted = performance.now();
+  // Each process holds its own index and answers /metrics for itself: every poll opens a new connection (spread over the
+  // processes in turn), and the index counts as loaded once four polls per process in a row saw every chunk.
+  let loadedPolls = 0;
   while (!values['sql-only']) {
-    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${baseUrl}/metrics`, { headers: { connection: 'close' } })).text();
     const held = Number(/^kb_lexical_index_chunks(?:\{[^}]*\})? (\S+)$/m.exec(metrics)?.[1] ?? 0);
-    if (held >= chunkCount) break;
+    loadedPolls = held >= chunkCount ? loadedPolls + 1 : 0;
+    if (loadedPolls >= 4 * Number(values.processes)) break;
     if (performance.now() - loadStarted > 300_000) throw new Error(`the lexical index holds ${held} of ${chunkCount} chunks after 300 s`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -166,6 +173,7 @@ try {
         index_load_seconds: indexLoadSeconds === null ? 'no in-memory index (--sql-only)' : Math.round(indexLoadSeconds * 10) / 10,
         queries: { scifact_claims: claims.length, doc_questions: docQuestions.length, manual_questions: manual.length },
         users,
+        processes: Number(values.processes),
         seconds: Number(values.seconds),
         retrieve,
         chat,

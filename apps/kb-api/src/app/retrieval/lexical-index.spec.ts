@@ -1,4 +1,4 @@
-import { Bm25Params, IndexedChunkRow, IndexQueryTerm, LexicalIndex, MAX_ANALYSED_WORDS, parseTsvector } from './lexical-index';
+import { Bm25Params, IndexedChunkRow, IndexHit, IndexQueryTerm, LexicalIndex, MAX_ANALYSED_WORDS, parseTsvector } from './lexical-index';
 
 describe('parseTsvector', () => {
   it('reads lexemes, positions and weights as Postgres writes them', () => {
@@ -125,6 +125,67 @@ describe('LexicalIndex', () => {
     expect(index.size).toBe(kept.length + 1);
     expect(index.score(queries[0], params, 1).hits[0].chunkId).toBe(99_999);
     expect(index.has(99_999) && !index.has(rows[1].id)).toBe(true);
+  });
+
+  it('skips chunks no remaining term could lift into the best k (MaxScore) and answers exactly the best k', () => {
+    const index = new LexicalIndex();
+    rows.forEach((r) => index.add(r));
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Random questions: rare and common words, synonyms in one language and across both, weights unlike the df.
+    const randomQuery = () =>
+      Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => {
+        const w = () => `w${Math.floor(40 * rnd())}`;
+        const lexemes: Array<[string, string]> = [['english', w()]];
+        if (rnd() < 0.2) lexemes.push(['english', w()]);
+        if (rnd() < 0.3) lexemes.push(['german', w()]);
+        return term(0.05 + 4 * rnd(), ...lexemes);
+      });
+    let pruned = 0;
+    for (let q = 0; q < 300; q++) {
+      const query = randomQuery();
+      const p = { ...params, avgLength: 4 + 8 * rnd() };
+      const all = index.score(query, p, Infinity);
+      for (const k of [1, 5, 32, 100]) {
+        const countUpTo = Math.max(k + 1, 50);
+        const top = index.score(query, p, k, countUpTo);
+        // Terms are summed in another order when pruning: equal to the last bits that rounding can change.
+        const shown = (hits: IndexHit[]) => hits.map((h) => [h.chunkId, h.bm25.toFixed(9), h.matched.toFixed(9), h.found]);
+        expect(shown(top.hits)).toEqual(shown(all.hits.slice(0, k)));
+        // Counted exactly up to countUpTo; past it, at least countUpTo.
+        if (all.scored <= countUpTo) expect(top.scored).toBe(all.scored);
+        else expect(top.scored).toBeGreaterThanOrEqual(countUpTo);
+        if (top.scored < all.scored) pruned++;
+      }
+    }
+    // The pruning did happen (otherwise the test proves nothing about it).
+    expect(pruned).toBeGreaterThan(100);
+  });
+
+  it('bounds a term by its list as it is now: a chunk added after a query, a removal, new parameters', () => {
+    // Long chunks: each term adds little to them, so after the rare term the common one's bound is below the best score.
+    const long = (id: number, tsv: string): IndexedChunkRow => ({ id, language: 'english', tokens: 100, tsv });
+    const index = new LexicalIndex();
+    [1, 2, 3].forEach((id) => index.add(long(id, `'rare':1`)));
+    [4, 5, 6, 7, 8].forEach((id) => index.add(long(id, `'common':1`)));
+    const query = [term(3, ['english', 'rare']), term(1, ['english', 'common'])];
+    const best = (p: Bm25Params) => index.score(query, p, 1, 2);
+    const exhaustive = (p: Bm25Params) => index.score(query, p, Infinity).hits[0].chunkId;
+    expect(best(params).hits[0].chunkId).toBe(exhaustive(params));
+    // Pruned: the common word's chunks were never collected.
+    expect(best(params).scored).toBe(3);
+    // A short chunk with the common word forty times now beats every rare-word chunk: a bound remembered from before
+    // would skip it.
+    index.add({ id: 9, language: 'english', tokens: 1, tsv: `'common':${Array.from({ length: 40 }, (_, i) => `${i + 1}A`).join(',')}` });
+    expect(exhaustive(params)).toBe(9);
+    expect(best(params).hits[0].chunkId).toBe(9);
+    index.remove(9);
+    expect(best(params).hits[0].chunkId).toBe(exhaustive(params));
+    // Other parameters give other bounds: a short average makes the long chunks' shares smaller still, a long one larger.
+    for (const p of [{ ...params, avgLength: 1 }, { ...params, avgLength: 1000, titleWeight: 5 }, params]) {
+      const top = index.score(query, p, 2, 3);
+      expect(top.hits.map((h) => h.chunkId)).toEqual(index.score(query, p, Infinity).hits.slice(0, 2).map((h) => h.chunkId));
+    }
   });
 
   it('refuses more terms than a hit can record', () => {

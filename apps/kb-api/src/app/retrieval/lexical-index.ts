@@ -116,13 +116,30 @@ export interface IndexHit {
 /** Counts per weight pack into one 32-bit word: title (8 bits), heading path (8), text (16); a tsvector keeps at most 256 positions a lexeme. */
 const pack = (e: ParsedLexeme) => (Math.min(e.title, 255) << 24) | (Math.min(e.heading, 255) << 16) | Math.min(e.text, 65_535);
 
+/** A posting's frequency with the field weights applied: title and heading-path occurrences count `titleWeight` and `headingWeight` times. */
+const weightedOf = (c: number, titleWeight: number, headingWeight: number) => (c >>> 24) * titleWeight + ((c >>> 16) & 0xff) * headingWeight + (c & 0xffff);
+
+/** BM25's length normalisation and field weights as one query applies them; `epoch` changes whenever they do. */
+interface Saturation {
+  epoch: number;
+  normBase: number;
+  normPerToken: number;
+  titleWeight: number;
+  headingWeight: number;
+}
+
+/** A lexeme's chunks in ascending slot order (slots are handed out in order and compaction keeps it), with packed counts. */
 class PostingList {
   slots = new Int32Array(2);
   counts = new Uint32Array(2);
   length = 0;
+  /** The saturation parameters' epoch `bound` was computed under (-1: not computed since the list last changed). */
+  private boundEpoch = -1;
+  private bound = 0;
 
   /** Answers the bytes its arrays grew by (the index keeps the total). */
   push(slot: number, counts: number): number {
+    this.boundEpoch = -1;
     let grew = 0;
     if (this.length === this.slots.length) {
       const grow = this.length * 2;
@@ -140,8 +157,29 @@ class PostingList {
     return grew;
   }
 
+  /**
+   * The largest saturation f / (f + normBase + normPerToken · length) over its postings (f weighted by field): a term's
+   * BM25 share in any chunk of this list is at most idf · (k1 + 1) times it. Remembered until the list or the parameters
+   * change, so in a tenant that is not being written each list is walked for it once.
+   */
+  saturationBound(lengths: Float64Array, s: Saturation): number {
+    if (this.boundEpoch === s.epoch) return this.bound;
+    let bound = 0;
+    const { slots, counts, length } = this;
+    const { normBase, normPerToken, titleWeight, headingWeight } = s;
+    for (let j = 0; j < length; j++) {
+      const f = weightedOf(counts[j], titleWeight, headingWeight);
+      const r = f / (f + normBase + normPerToken * lengths[slots[j]]);
+      if (r > bound) bound = r;
+    }
+    this.bound = bound;
+    this.boundEpoch = s.epoch;
+    return bound;
+  }
+
   /** Drops the postings of dead slots and renumbers the rest (compaction), shrinking its arrays when they are mostly empty. */
   keep(renumber: Int32Array): void {
+    this.boundEpoch = -1;
     let w = 0;
     for (let r = 0; r < this.length; r++) {
       const to = renumber[this.slots[r]];
@@ -356,10 +394,17 @@ export class LexicalIndex {
    * heading-path one `headingWeight` times), then BM25 with the chunk's stored length; `matched`
    * sums the IDF of the terms found. Answers the best `limit` (all of them when `limit` is
    * Infinity), best first: BM25, then matched, then the lower chunk id, as the SQL orders.
+   *
+   * `scored` counts the chunks holding a query term. With `countUpTo` (finite, and a finite
+   * `limit`) it is exact only up to that number: past it, the scoring may stop looking for chunks
+   * no remaining term could lift into the best `limit` (MaxScore, below), and `scored` is then a
+   * number of at least `countUpTo`. The best `limit` are the same either way.
    */
-  score(terms: IndexQueryTerm[], p: Bm25Params, limit: number): { hits: IndexHit[]; scored: number } {
+  score(terms: IndexQueryTerm[], p: Bm25Params, limit: number, countUpTo = Infinity): { hits: IndexHit[]; scored: number } {
     if (terms.length > MAX_INDEX_TERMS) throw new Error(`at most ${MAX_INDEX_TERMS} terms`);
     const { bm25, matched, found, tf, stamp, termSlots, touched } = this.scratchFor(this.ids.length);
+    // A chunk's `matched` is summed from its `found` bits for the chunks answered only (one array fewer per posting).
+    const idfs = terms.map((t) => t.idf);
     const { k1, b, titleWeight, headingWeight } = p;
     const avg = Math.max(1, p.avgLength);
     const alive = this.alive;
@@ -368,64 +413,159 @@ export class LexicalIndex {
     // BM25's length normalisation as one multiply-add per chunk: k1 · (1 − b + b · length / avg).
     const normBase = k1 * (1 - b);
     const normPerToken = (k1 * b) / avg;
-    // A posting's frequency with the field weights applied, and one term's BM25 share added to a chunk (small enough
-    // for V8 to inline into both loops below).
-    const weighted = (c: number) => (c >>> 24) * titleWeight + ((c >>> 16) & 0xff) * headingWeight + (c & 0xffff);
+    // One term's BM25 share added to a chunk (small enough for V8 to inline into the loops below).
     const credit = (s: number, f: number, idf: number, bit: number) => {
       if (found[s] === 0) touched[nTouched++] = s;
       bm25[s] += (idf * f * (k1 + 1)) / (f + normBase + normPerToken * lengths[s]);
-      matched[s] += idf;
       found[s] |= bit;
     };
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i];
-      const bit = 1 << i;
-      const idf = term.idf;
+    const plans = terms.map((term, i) => {
       const lists = this.listsOf(term);
-      // A chunk has one language, so lists of different languages never share a chunk: each can be scored on its own,
-      // in one pass. Only a term with several lexemes in one language (a synonym) sums their frequencies first.
-      const languages = new Set(lists.map((l) => l.language));
-      if (languages.size === lists.length) {
+      // A chunk has one language, so lists of different languages never share a chunk. Only a term with several lexemes in
+      // one language (a synonym) has chunks whose frequency sums over lists.
+      return { bit: 1 << i, idf: term.idf, lists, disjoint: new Set(lists.map((l) => l.language)).size === lists.length, bound: 0 };
+    });
+    // MaxScore: terms go in order of the most they can add to a chunk. Once the terms left could not together lift a chunk
+    // no earlier term found above the limit-th best score so far (which only grows), chunks are no longer collected: the
+    // remaining terms are looked up for the candidates alone, and a candidate leaves as soon as it can no longer reach
+    // the limit-th best. Scores are the same sums, so the best `limit` are exactly those of scoring every chunk.
+    const pruning = Number.isFinite(limit) && Number.isFinite(countUpTo);
+    const remaining: number[] = [];
+    if (pruning) {
+      const saturation = this.saturationFor(normBase, normPerToken, titleWeight, headingWeight);
+      for (const plan of plans) {
+        const bounds = plan.lists.map(({ list }) => list.saturationBound(lengths, saturation));
+        // x / (x + K) is concave and 0 at 0, so the saturation of a sum is at most the sum of saturations.
+        const most = plan.disjoint ? Math.max(0, ...bounds) : Math.min(1, bounds.reduce((sum, r) => sum + r, 0));
+        plan.bound = plan.idf * (k1 + 1) * most;
+      }
+      plans.sort((x, y) => y.bound - x.bound || x.bit - y.bit);
+      // What the terms from position i on can add at most, with a margin for rounding (sums run in another order).
+      for (let i = plans.length - 1, sum = 0; i >= 0; i--) remaining[i] = (sum += plans[i].bound) * (1 + 1e-9) + 1e-12;
+      remaining[plans.length] = 0;
+    }
+    let candidates: Int32Array | undefined;
+    let nCandidates = 0;
+    let threshold = -Infinity;
+    const collectUntil = Math.max(limit, countUpTo);
+    for (let i = 0; i < plans.length; i++) {
+      const { bit, idf, lists, disjoint } = plans[i];
+      if (candidates) {
+        nCandidates = this.creditCandidates(candidates, nCandidates, lists, credit, idf, bit, titleWeight, headingWeight);
+        if (nCandidates > limit) threshold = Math.max(threshold, this.kthScore(candidates, nCandidates, limit));
+        nCandidates = keepReachable(candidates, nCandidates, bm25, remaining[i + 1], threshold);
+        continue;
+      }
+      if (disjoint) {
         for (const { list } of lists) {
           const { slots: ps, counts, length } = list;
           for (let j = 0; j < length; j++) {
             const s = ps[j];
-            if (alive[s] !== 0) credit(s, weighted(counts[j]), idf, bit);
+            if (alive[s] !== 0) credit(s, weightedOf(counts[j], titleWeight, headingWeight), idf, bit);
           }
         }
-        continue;
-      }
-      let nTerm = 0;
-      const mark = ++this.stampOf;
-      for (const { list } of lists) {
-        const { slots: ps, counts, length } = list;
-        for (let j = 0; j < length; j++) {
-          const s = ps[j];
-          if (alive[s] === 0) continue;
-          const f = weighted(counts[j]);
-          if (stamp[s] !== mark) {
-            stamp[s] = mark;
-            tf[s] = f;
-            termSlots[nTerm++] = s;
-          } else tf[s] += f;
+      } else {
+        let nTerm = 0;
+        const mark = ++this.stampOf;
+        for (const { list } of lists) {
+          const { slots: ps, counts, length } = list;
+          for (let j = 0; j < length; j++) {
+            const s = ps[j];
+            if (alive[s] === 0) continue;
+            const f = weightedOf(counts[j], titleWeight, headingWeight);
+            if (stamp[s] !== mark) {
+              stamp[s] = mark;
+              tf[s] = f;
+              termSlots[nTerm++] = s;
+            } else tf[s] += f;
+          }
+        }
+        for (let j = 0; j < nTerm; j++) {
+          const s = termSlots[j];
+          credit(s, tf[s], idf, bit);
         }
       }
-      for (let j = 0; j < nTerm; j++) {
-        const s = termSlots[j];
-        credit(s, tf[s], idf, bit);
-      }
+      // Worth checking only when there is a next term and it would cost more to walk than the check (a selection over
+      // the chunks found so far).
+      if (!pruning || nTouched < collectUntil || i + 1 === plans.length) continue;
+      if (plans[i + 1].lists.reduce((n, l) => n + l.list.length, 0) < nTouched) continue;
+      threshold = this.kthScore(touched, nTouched, limit);
+      if (remaining[i + 1] >= threshold) continue;
+      candidates = this.scratch!.candidates;
+      nCandidates = 0;
+      for (let j = 0; j < nTouched; j++) candidates[nCandidates++] = touched[j];
+      nCandidates = keepReachable(candidates, nCandidates, bm25, remaining[i + 1], threshold);
+      // Ascending slots, as the posting lists: each remaining list is then searched forward once.
+      candidates.subarray(0, nCandidates).sort();
     }
-    const best = this.bestOf(touched, nTouched, limit);
-    const hits = best.map((s) => ({ chunkId: this.ids[s], bm25: bm25[s], matched: matched[s], found: found[s] >>> 0 }));
+    const ranked = candidates ? this.bestOf(candidates, nCandidates, limit, idfs) : this.bestOf(touched, nTouched, limit, idfs);
+    const hits: IndexHit[] = [];
+    for (let j = 0; j < ranked.length && j < limit; j++) {
+      const s = ranked[j];
+      hits.push({ chunkId: this.ids[s], bm25: bm25[s], matched: matched[s], found: found[s] >>> 0 });
+    }
     // The scratch arrays serve the next query (scoring is synchronous, so no two queries share them at once).
     for (let j = 0; j < nTouched; j++) {
       const s = touched[j];
       bm25[s] = 0;
-      matched[s] = 0;
       found[s] = 0;
     }
+    for (const s of ranked) matched[s] = 0;
     return { hits, scored: nTouched };
   }
+
+  /**
+   * One term's share added to each of the first `n` candidates (ascending slots) that holds it, its lists searched
+   * forward by galloping: a list far longer than the candidates is mostly skipped. Answers `n`.
+   */
+  private creditCandidates(
+    candidates: Int32Array,
+    n: number,
+    lists: Array<{ list: PostingList }>,
+    credit: (s: number, f: number, idf: number, bit: number) => void,
+    idf: number,
+    bit: number,
+    titleWeight: number,
+    headingWeight: number,
+  ): number {
+    const { tf, stamp } = this.scratch!;
+    const mark = ++this.stampOf;
+    for (const { list } of lists) {
+      const { slots, counts, length } = list;
+      let at = 0;
+      for (let c = 0; c < n && at < length; c++) {
+        const s = candidates[c];
+        at = seek(slots, length, at, s);
+        if (at < length && slots[at] === s) {
+          const f = weightedOf(counts[at], titleWeight, headingWeight);
+          if (stamp[s] !== mark) {
+            stamp[s] = mark;
+            tf[s] = f;
+          } else tf[s] += f;
+        }
+      }
+    }
+    for (let c = 0; c < n; c++) {
+      const s = candidates[c];
+      if (stamp[s] === mark) credit(s, tf[s], idf, bit);
+    }
+    return n;
+  }
+
+  /** The `k`-th best score among the first `n` slots of `slots` (the lowest when fewer). */
+  private kthScore(slots: Int32Array, n: number, k: number): number {
+    const { bm25, values } = this.scratch!;
+    for (let j = 0; j < n; j++) values[j] = bm25[slots[j]];
+    return kthLargest(values, n, Math.min(k, n));
+  }
+
+  /** The saturation parameters' epoch for these values: a new one whenever they differ from the last query's. */
+  private saturationFor(normBase: number, normPerToken: number, titleWeight: number, headingWeight: number): Saturation {
+    const s = this.saturation;
+    if (s && s.normBase === normBase && s.normPerToken === normPerToken && s.titleWeight === titleWeight && s.headingWeight === headingWeight) return s;
+    return (this.saturation = { epoch: (s?.epoch ?? 0) + 1, normBase, normPerToken, titleWeight, headingWeight });
+  }
+  private saturation?: Saturation;
 
   /** The posting lists of a term's lexemes, each once. */
   private listsOf(term: IndexQueryTerm): Array<{ language: string; list: PostingList }> {
@@ -438,11 +578,12 @@ export class LexicalIndex {
   }
 
   /**
-   * The best `limit` of the first `n` slots of `touched`, best first. The limit-th best BM25 is found by selection over a copy
-   * of the scores; only the slots at or above it are sorted (ties at the threshold are all kept until the sort decides).
+   * The best of the first `n` slots of `touched`, best first: at least the best `limit` (ties at the limit-th score are all
+   * kept, ordered). The limit-th best BM25 is found by selection over a copy of the scores; only the slots at or above it
+   * get their `matched` (the IDF of the terms `found`, summed in term order) and are sorted.
    */
-  private bestOf(touched: Int32Array, n: number, limit: number): number[] {
-    const { bm25, matched, values } = this.scratch!;
+  private bestOf(touched: Int32Array, n: number, limit: number, idfs: number[]): number[] {
+    const { bm25, matched, found, values } = this.scratch!;
     let chosen: number[];
     if (limit >= n) chosen = Array.from(touched.subarray(0, n));
     else {
@@ -451,9 +592,13 @@ export class LexicalIndex {
       chosen = [];
       for (let j = 0; j < n; j++) if (bm25[touched[j]] >= threshold) chosen.push(touched[j]);
     }
+    for (const s of chosen) {
+      let sum = 0;
+      for (let bits = found[s], i = 0; bits !== 0; bits >>>= 1, i++) if (bits & 1) sum += idfs[i];
+      matched[s] = sum;
+    }
     const ids = this.ids;
-    chosen.sort((x, y) => bm25[y] - bm25[x] || matched[y] - matched[x] || ids[x] - ids[y]);
-    return chosen.length > limit ? chosen.slice(0, limit) : chosen;
+    return chosen.sort((x, y) => bm25[y] - bm25[x] || matched[y] - matched[x] || ids[x] - ids[y]);
   }
 
   /** Per-slot accumulators, kept zeroed between queries: allocating them per query would zero megabytes each time. */
@@ -465,6 +610,7 @@ export class LexicalIndex {
     stamp: Uint32Array;
     termSlots: Int32Array;
     touched: Int32Array;
+    candidates: Int32Array;
     values: Float64Array;
   };
   private stampOf = 0;
@@ -480,6 +626,7 @@ export class LexicalIndex {
         stamp: new Uint32Array(size),
         termSlots: new Int32Array(size),
         touched: new Int32Array(size),
+        candidates: new Int32Array(size),
         values: new Float64Array(size),
       };
       this.stampOf = 0;
@@ -490,6 +637,40 @@ export class LexicalIndex {
     }
     return this.scratch;
   }
+}
+
+/**
+ * Keeps, in order, those of the first `n` candidates whose score plus what the remaining terms can add reaches
+ * `threshold` (strictly below it, a chunk cannot tie the limit-th best). Answers how many were kept.
+ */
+function keepReachable(candidates: Int32Array, n: number, bm25: Float64Array, remaining: number, threshold: number): number {
+  let kept = 0;
+  for (let c = 0; c < n; c++) {
+    const s = candidates[c];
+    if (bm25[s] + remaining >= threshold) candidates[kept++] = s;
+  }
+  return kept;
+}
+
+/** The first index at or after `from` whose slot is at least `target` (`length` if none): galloping, then a binary search. */
+function seek(slots: Int32Array, length: number, from: number, target: number): number {
+  if (from >= length || slots[from] >= target) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < length && slots[hi] < target) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > length) hi = length;
+  // slots[lo] < target, and slots[hi] >= target or hi = length.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid] < target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** The k-th largest of the first `n` values (1-based k ≤ n), by quickselect; reorders `values`. */

@@ -4,7 +4,7 @@ import { SynonymsRepository } from '../admin-knowledge/curation/synonyms.reposit
 import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { TEXT_SEARCH_CONFIGS } from '../ingest/language';
 import { ChunkSearchRepository, LexicalRanking, RankedCandidate } from './chunk-search.repository';
-import type { IndexQueryTerm, LexicalIndex } from './lexical-index';
+import type { IndexHit, IndexQueryTerm, LexicalIndex } from './lexical-index';
 import { ChunkGeneration, LexicalIndexes } from './lexical-indexes';
 import { adjacentTermPairs, groundingOf } from './grounding';
 import { atLeastTsQuery, contentTerms } from './query-terms';
@@ -239,8 +239,9 @@ export class RetrievalService {
   }
 
   /**
-   * BM25 over every chunk of the tenant holding a question term, from the in-memory index, then the
-   * best chunks read back in that order with the filters applied in SQL: twice as many as the
+   * BM25 over the tenant's chunks holding a question term, from the in-memory index (those no term
+   * left could lift into the best sent are skipped: LexicalIndex.score), then the best chunks read
+   * back in that order with the filters applied in SQL: twice as many as the
    * ranking shows first (each costs index probes), the best 400 when the filters, the cap per
    * document or chunks the index still holds but the database no longer shows leave too few. When
    * even those leave fewer than the ranking needs while more were scored, answers undefined: the
@@ -258,23 +259,28 @@ export class RetrievalService {
     // Scoring walks every posting of every term on the event loop: a question of many very common words would hold it
     // for tens of milliseconds, so it goes to the SQL path, whose candidates come from the rarest words alone.
     if (index.postingsOf(terms) > MAX_QUERY_POSTINGS) return undefined;
-    const { hits, scored } = index.score(terms, plan.bm25, IN_MEMORY_READ_BACK);
     const filtered = Object.values(plan.filters).some((v) => v !== undefined && (!Array.isArray(v) || v.length > 0));
-    const readBack = async (count: number) => {
-      const sent = hits.slice(0, count);
-      const answer = await this.chunks.inOrder(tenantId, sent.map((h) => h.chunkId), plan.filters, {
+    // The chunks scored are counted exactly up to one more than are sent (so "every scored chunk was sent" is known) and
+    // at least up to CANDIDATES (the count reported); past that, scoring may skip chunks that cannot reach the best sent.
+    const rank = (count: number) => index.score(terms, plan.bm25, count, Math.max(count + 1, CANDIDATES));
+    const readBack = async ({ hits, scored }: { hits: IndexHit[]; scored: number }, complete: boolean) => {
+      const answer = await this.chunks.inOrder(tenantId, hits.map((h) => h.chunkId), plan.filters, {
         excludeFlagged: plan.excludeFlagged,
         perDocument: PER_DOCUMENT,
         limit: depth,
       });
       // Enough: as many rows as shown, or every scored chunk was sent, or all the best 400 passed and only the cap per
       // document left fewer (the SQL path, ranking 100 candidates under the same cap, could not show more).
-      const enough = answer.rows.length >= Math.min(depth, scored) || sent.length >= scored || (sent.length === hits.length && answer.passed === sent.length);
-      return { ...answer, enough };
+      const enough = answer.rows.length >= Math.min(depth, scored) || hits.length >= scored || (complete && answer.passed === hits.length);
+      return { ...answer, enough, hits, scored };
     };
-    let answer = await readBack(Math.max(32, 2 * depth));
-    if (!answer.enough && hits.length > Math.max(32, 2 * depth)) answer = await readBack(hits.length);
+    // Twice as many as shown first (each costs index probes); the best 400 when the filters, the cap per document or
+    // chunks the index still holds but the database no longer shows leave too few.
+    const first = Math.max(32, 2 * depth);
+    let answer = await readBack(rank(first), false);
+    if (!answer.enough && answer.scored > first) answer = await readBack(rank(IN_MEMORY_READ_BACK), true);
     if (!answer.enough) return undefined;
+    const { hits, scored } = answer;
     const byId = new Map(hits.map((h) => [h.chunkId, h]));
     const rows = answer.rows.map((r): RankedCandidate => {
       const hit = byId.get(r.chunk_id)!;
