@@ -188,6 +188,16 @@ describe('LexicalIndex', () => {
     }
   });
 
+  it('scores every chunk when a term weighs less than nothing (partial scores then bound nothing)', () => {
+    const index = new LexicalIndex();
+    index.add({ id: 1, language: 'english', tokens: 1, tsv: `'a':1,2,3,4,5 'b':6` });
+    index.add({ id: 2, language: 'english', tokens: 1, tsv: `'a':1,2,3` });
+    index.add({ id: 3, language: 'english', tokens: 1, tsv: `'b':1` });
+    const query = [term(1, ['english', 'a']), term(-1, ['english', 'b'])];
+    expect(index.score(query, params, 1, 2).hits.map((h) => h.chunkId)).toEqual([2]);
+    expect(index.score(query, params, 1, 2).scored).toBe(3);
+  });
+
   it('refuses more terms than a hit can record', () => {
     expect(() => new LexicalIndex().score(Array.from({ length: 33 }, () => term(1, ['english', 'x'])), params, 10)).toThrow(/at most 32/);
   });

@@ -429,7 +429,9 @@ export class LexicalIndex {
     // no earlier term found above the limit-th best score so far (which only grows), chunks are no longer collected: the
     // remaining terms are looked up for the candidates alone, and a candidate leaves as soon as it can no longer reach
     // the limit-th best. Scores are the same sums, so the best `limit` are exactly those of scoring every chunk.
-    const pruning = Number.isFinite(limit) && Number.isFinite(countUpTo);
+    // A term's share is never negative while its IDF is not (BM25's IDF here never is): only then do partial scores bound the
+    // final ones from below.
+    const pruning = Number.isFinite(limit) && Number.isFinite(countUpTo) && terms.every((t) => t.idf >= 0);
     const remaining: number[] = [];
     if (pruning) {
       const saturation = this.saturationFor(normBase, normPerToken, titleWeight, headingWeight);
@@ -441,7 +443,7 @@ export class LexicalIndex {
       }
       plans.sort((x, y) => y.bound - x.bound || x.bit - y.bit);
       // What the terms from position i on can add at most, with a margin for rounding (sums run in another order).
-      for (let i = plans.length - 1, sum = 0; i >= 0; i--) remaining[i] = (sum += plans[i].bound) * (1 + 1e-9) + 1e-12;
+      for (let i = plans.length - 1, sum = 0; i >= 0; i--) remaining[i] = (sum += plans[i].bound) * (1 + 1e-9);
       remaining[plans.length] = 0;
     }
     let candidates: Int32Array | undefined;
@@ -452,7 +454,7 @@ export class LexicalIndex {
       const { bit, idf, lists, disjoint } = plans[i];
       if (candidates) {
         nCandidates = this.creditCandidates(candidates, nCandidates, lists, credit, idf, bit, titleWeight, headingWeight);
-        if (nCandidates > limit) threshold = Math.max(threshold, this.kthScore(candidates, nCandidates, limit));
+        if (nCandidates > limit) threshold = Math.max(threshold, below(this.kthScore(candidates, nCandidates, limit)));
         nCandidates = keepReachable(candidates, nCandidates, bm25, remaining[i + 1], threshold);
         continue;
       }
@@ -489,7 +491,7 @@ export class LexicalIndex {
       // the chunks found so far).
       if (!pruning || nTouched < collectUntil || i + 1 === plans.length) continue;
       if (plans[i + 1].lists.reduce((n, l) => n + l.list.length, 0) < nTouched) continue;
-      threshold = this.kthScore(touched, nTouched, limit);
+      threshold = below(this.kthScore(touched, nTouched, limit));
       if (remaining[i + 1] >= threshold) continue;
       candidates = this.scratch!.candidates;
       nCandidates = 0;
@@ -631,13 +633,17 @@ export class LexicalIndex {
       };
       this.stampOf = 0;
     }
-    if (this.stampOf > 0xfffffff0) {
+    // A query takes up to two marks per term (MAX_INDEX_TERMS of them): reset well before the counter could wrap.
+    if (this.stampOf > 0xffffff00) {
       this.scratch.stamp.fill(0);
       this.stampOf = 0;
     }
     return this.scratch;
   }
 }
+
+/** A score a hair below `score` (relative, so at any scale): what pruning compares with, so that rounding never drops a tie. */
+const below = (score: number) => score - Math.abs(score) * 1e-12;
 
 /**
  * Keeps, in order, those of the first `n` candidates whose score plus what the remaining terms can add reaches
