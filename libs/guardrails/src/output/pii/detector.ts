@@ -13,6 +13,13 @@ export interface PiiFinding {
 export interface PiiDetector {
   name: string;
   find(text: string): PiiFinding[];
+  /**
+   * A cheap test every text holding a finding passes (a character every finding contains): findPii
+   * does not scan a text that fails it. Most output (titles, snippets) holds no "@", say, and a scan
+   * with look-behinds over Unicode classes costs far more than a search for one character. A
+   * detector built from another with a different `find` must not carry this over unchecked.
+   */
+  mayMatch?(text: string): boolean;
 }
 
 /** Runs `candidate` over `text` and keeps matches that `valid` accepts (given the matched text). */
@@ -20,10 +27,12 @@ export function regexDetector(
   name: string,
   candidate: RegExp,
   valid: (match: string) => boolean = () => true,
+  mayMatch?: (text: string) => boolean,
 ): PiiDetector {
   if (!candidate.global) throw new Error(`detector ${name} needs a global regex`);
   return {
     name,
+    mayMatch,
     find(text) {
       const findings: PiiFinding[] = [];
       for (const m of text.matchAll(candidate)) {
@@ -35,6 +44,9 @@ export function regexDetector(
 }
 
 export const digitsOf = (s: string): string => s.replace(/\D/g, '');
+
+/** Whether `text` holds an ASCII digit: every match of the number-based detectors does. */
+export const hasDigit = (text: string): boolean => /\d/.test(text);
 
 /** Luhn checksum over a string of digits. */
 export function luhnValid(digits: string): boolean {

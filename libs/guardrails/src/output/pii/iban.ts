@@ -1,4 +1,4 @@
-import { PiiDetector, PiiFinding } from './detector';
+import { hasDigit, PiiDetector, PiiFinding } from './detector';
 
 /** IBAN lengths by country (ISO 13616 registry). */
 const IBAN_LENGTH: Readonly<Record<string, number>> = {
@@ -32,6 +32,8 @@ export function ibanChecksumValid(iban: string): boolean {
  */
 export const ibanDetector: PiiDetector = {
   name: 'iban',
+  // Every IBAN has its check digits.
+  mayMatch: hasDigit,
   find(text) {
     const findings: PiiFinding[] = [];
     const candidate = new RegExp(CANDIDATE.source, 'g');

@@ -1,4 +1,4 @@
-import { regexDetector } from './detector';
+import { hasDigit, regexDetector } from './detector';
 
 /** Values of characters in odd positions (1st, 3rd, …) for the codice fiscale check character. */
 const ODD: Readonly<Record<string, number>> = {
@@ -46,4 +46,4 @@ export function partitaIvaValid(digits: string): boolean {
 const PARTITA_IVA = /(?<![A-Za-z0-9])(?:IT ?)?\d{11}(?!\d)/g;
 
 /** Italian VAT numbers (partita IVA), optionally prefixed with IT, with their check digit. */
-export const partitaIvaDetector = regexDetector('p_iva', PARTITA_IVA, (m) => partitaIvaValid(m.replace(/^IT ?/, '')));
+export const partitaIvaDetector = regexDetector('p_iva', PARTITA_IVA, (m) => partitaIvaValid(m.replace(/^IT ?/, '')), hasDigit);

@@ -1,4 +1,4 @@
-import { digitsOf, regexDetector } from './detector';
+import { digitsOf, hasDigit, regexDetector } from './detector';
 
 // International: + or 00, a country code, then digit groups separated by single spaces, dots,
 // hyphens or a parenthesised area code. Each group is a maximal digit run (the lookahead), so a long
@@ -14,15 +14,20 @@ const e164Length = (m: string) => {
 };
 
 /** Phone numbers in international form (+ or 00 prefix, 9–15 digits). */
-export const phoneDetector = regexDetector('phone', INTERNATIONAL, e164Length);
+export const phoneDetector = regexDetector('phone', INTERNATIONAL, e164Length, hasDigit);
 
 /**
  * Italian numbers written nationally: mobile (3xx, 10 digits) or landline (0x, 8–11 digits; the
  * rare shorter ones look too much like other short numbers). An unseparated run of 11 digits is left
  * alone: that is the shape of a VAT number or another id.
  */
-export const italianPhoneDetector = regexDetector('phone_it', ITALIAN, (m) => {
-  const n = digitsOf(m).length;
-  if (m.startsWith('3')) return n === 10;
-  return n >= 8 && n <= (/^\d+$/.test(m) ? 10 : 11);
-});
+export const italianPhoneDetector = regexDetector(
+  'phone_it',
+  ITALIAN,
+  (m) => {
+    const n = digitsOf(m).length;
+    if (m.startsWith('3')) return n === 10;
+    return n >= 8 && n <= (/^\d+$/.test(m) ? 10 : 11);
+  },
+  hasDigit,
+);

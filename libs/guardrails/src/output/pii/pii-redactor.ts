@@ -42,7 +42,7 @@ export interface PiiRedaction {
  * one starting first wins; at the same start, the longer one.
  */
 export function findPii(text: string, detectors: readonly PiiDetector[] = DEFAULT_PII_DETECTORS): PiiFinding[] {
-  const findings = detectors.flatMap((d) => d.find(text));
+  const findings = detectors.flatMap((d) => (d.mayMatch && !d.mayMatch(text) ? [] : d.find(text)));
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: PiiFinding[] = [];
   let end = -1;
