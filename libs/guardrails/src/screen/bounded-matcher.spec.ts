@@ -113,9 +113,17 @@ describe('BoundedMatcher time budget', () => {
   });
 
   it('does not cut off a rule whose thread got little CPU, however much wall-clock time passed', async () => {
-    // A busy host: the thread is barely scheduled, so its CPU time hardly moves between readings.
+    // A busy host: the thread is barely scheduled, so its CPU time hardly moves while wall-clock time passes (it gets a
+    // ten-thousandth of a core). Its CPU time follows the wall clock, not the number of readings: on a slow machine the
+    // watchdog looks more often during the slow rule, and a fixed step per reading would add up to a budget's worth.
     let reads = 0;
-    const starved: ThreadCpuTimeReader = { read: () => 1000 + ++reads * 0.01 };
+    const since = performance.now();
+    const starved: ThreadCpuTimeReader = {
+      read: () => {
+        reads++;
+        return 1000 + (performance.now() - since) * 1e-4;
+      },
+    };
     const own = new BoundedMatcher({ timeoutMs: 5, compileTimeoutMs: 10_000, cpuTime: starved });
     expect(await own.run(SLOW, SLOW_INPUT)).toEqual({ match: { rule: 1, start: 25, end: 26 }, errors: [], resumeAt: null });
     // The watchdog did look while the rule ran.
