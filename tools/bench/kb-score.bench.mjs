@@ -19,6 +19,8 @@ const { contentTerms } = require('../../apps/kb-api/src/app/retrieval/query-term
 const { analysedWords, queryStatsOf, termStatsRowsOf } = require('../../apps/kb-api/src/app/retrieval/term-stats.ts');
 const { termQuery } = require('../../apps/kb-api/src/app/retrieval/synonyms.ts');
 const { RANKING } = require('../../apps/kb-api/src/app/retrieval/retrieval.service.ts');
+const { LexicalIndexRepository } = require('../../apps/kb-api/src/app/retrieval/lexical-index.repository.ts');
+const { TermStatsRepository } = require('../../apps/kb-api/src/app/retrieval/term-stats.repository.ts');
 
 const { values } = parseArgs({
   options: {
@@ -33,28 +35,22 @@ if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz 
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 server.pathname = `/${values.database}`;
 const db = new pg.Pool({ connectionString: server.toString(), max: 2 });
+// kb-api's own repositories read the chunks and analyse the words: they only need a `query(sql, params)` answering rows.
+const source = { query: async (sql, params) => (await db.query(sql, params)).rows };
+const chunkRows = new LexicalIndexRepository(source);
+const termStats = new TermStatsRepository(source);
 
 const index = new LexicalIndex();
 const loadStarted = performance.now();
-const { rows } = await db.query(
-  `SELECT c.id::float8 AS id, c.language::text AS language, c.tokens, c.tsv::text AS tsv
-     FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id WHERE d.tenant_id = 'default' AND d.deleted_at IS NULL ORDER BY c.id`,
-);
-for (const row of rows) index.add(row);
+const ids = (await chunkRows.liveChunkIds('default')).sort((a, b) => a - b);
+for (const row of await chunkRows.chunks('default', ids)) index.add(row);
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 
 // The retrieve benchmark's queries, interleaved the same way.
 const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
 const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
 const kinds = { claims, docQuestions, manual };
-const analyse = async (words, languages) =>
-  (
-    await db.query(
-      `SELECT DISTINCT u.w, l.language::text AS language, x.lexeme
-         FROM unnest($1::text[]) AS u(w), unnest($2::regconfig[]) AS l(language), unnest(to_tsvector(l.language, u.w)) AS x`,
-      [words, languages],
-    )
-  ).rows;
+const analyse = (words, languages) => termStats.analyse(words, languages);
 const prepared = [];
 for (const [kind, list] of Object.entries(kinds)) {
   for (const question of list) {

@@ -453,7 +453,7 @@ export class LexicalIndex {
     for (let i = 0; i < plans.length; i++) {
       const { bit, idf, lists, disjoint } = plans[i];
       if (candidates) {
-        nCandidates = this.creditCandidates(candidates, nCandidates, lists, credit, idf, bit, titleWeight, headingWeight);
+        this.creditCandidates(candidates, nCandidates, lists, credit, idf, bit, titleWeight, headingWeight);
         if (nCandidates > limit) threshold = Math.max(threshold, below(this.kthScore(candidates, nCandidates, limit)));
         nCandidates = keepReachable(candidates, nCandidates, bm25, remaining[i + 1], threshold);
         continue;
@@ -518,7 +518,7 @@ export class LexicalIndex {
 
   /**
    * One term's share added to each of the first `n` candidates (ascending slots) that holds it, its lists searched
-   * forward by galloping: a list far longer than the candidates is mostly skipped. Answers `n`.
+   * forward by galloping: a list far longer than the candidates is mostly skipped.
    */
   private creditCandidates(
     candidates: Int32Array,
@@ -529,7 +529,7 @@ export class LexicalIndex {
     bit: number,
     titleWeight: number,
     headingWeight: number,
-  ): number {
+  ): void {
     const { tf, stamp } = this.scratch!;
     const mark = ++this.stampOf;
     for (const { list } of lists) {
@@ -551,7 +551,6 @@ export class LexicalIndex {
       const s = candidates[c];
       if (stamp[s] === mark) credit(s, tf[s], idf, bit);
     }
-    return n;
   }
 
   /** The `k`-th best score among the first `n` slots of `slots` (the lowest when fewer). */
@@ -585,12 +584,11 @@ export class LexicalIndex {
    * get their `matched` (the IDF of the terms `found`, summed in term order) and are sorted.
    */
   private bestOf(touched: Int32Array, n: number, limit: number, idfs: number[]): number[] {
-    const { bm25, matched, found, values } = this.scratch!;
+    const { bm25, matched, found } = this.scratch!;
     let chosen: number[];
     if (limit >= n) chosen = Array.from(touched.subarray(0, n));
     else {
-      for (let j = 0; j < n; j++) values[j] = bm25[touched[j]];
-      const threshold = kthLargest(values, n, limit);
+      const threshold = this.kthScore(touched, n, limit);
       chosen = [];
       for (let j = 0; j < n; j++) if (bm25[touched[j]] >= threshold) chosen.push(touched[j]);
     }
