@@ -84,6 +84,15 @@ export class DataServiceEnv extends BaseEnv {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
+
+  /**
+   * A parameterized statement sent this many times is prepared on each pooled connection and
+   * planned once there (0: never; for a pooler that drops named statements).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  DATABASE_PREPARE_AFTER: number = 3;
 }
 
 /** Services whose callers present iam-issued ES256 tokens, verified offline against iam's JWKS. */

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { clientNaming, RepeatedStatements } from './repeated-statements';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 const DB_NAME_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -45,6 +46,11 @@ export interface ServiceDataSourceOptions {
   migrations: MixedList<string | Function>;
   poolSize?: number;
   logging?: boolean;
+  /**
+   * A parameterized statement sent this many times becomes a named (prepared) statement on each
+   * pooled connection (repeated-statements.ts); 0 never names one. Default 3.
+   */
+  prepareAfter?: number;
 }
 
 /** Options every service's DataSource shares: migrations only, snake_case, one migrations table per service. */
@@ -60,7 +66,7 @@ export function buildDataSourceOptions(o: ServiceDataSourceOptions): DataSourceO
     synchronize: false,
     namingStrategy: new SnakeNamingStrategy(),
     logging: o.logging ?? false,
-    extra: { max: o.poolSize ?? 10, connectionTimeoutMillis: 5000 },
+    extra: { max: o.poolSize ?? 10, connectionTimeoutMillis: 5000, Client: clientNaming(new RepeatedStatements(o.prepareAfter ?? 3)) },
   };
 }
 

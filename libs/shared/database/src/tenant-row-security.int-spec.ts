@@ -64,6 +64,25 @@ describe('confineToTenant (real Postgres, row-level security)', () => {
     expect(names(await ds.query('SELECT name FROM part'))).toEqual(['a1', 'a2', 'g1']);
   });
 
+  it('confines a repeated (named, prepared) statement to the tenant in scope, whatever plan Postgres reuses', async () => {
+    const ds = await open(1);
+    const read = (min: number) => ds.query('SELECT name FROM part WHERE id > $1', [min]);
+    // Enough runs in each scope for the statement to be named and for Postgres to settle on a generic plan.
+    for (let round = 0; round < 8; round++) {
+      expect(names(await runAsTenant('acme', () => read(0)))).toEqual(['a1', 'a2']);
+      expect(names(await runAsTenant('globex', () => read(0)))).toEqual(['g1']);
+      expect(names(await read(0))).toEqual(['a1', 'a2', 'g1']);
+      expect(await runAsTenant('initech', () => read(0))).toEqual([]);
+    }
+    const prepared: Array<{ statement: string; generic_plans: string }> = await ds.query(
+      'SELECT statement, generic_plans::text FROM pg_prepared_statements WHERE statement = $1',
+      ['SELECT name FROM part WHERE id > $1'],
+    );
+    expect(prepared).toHaveLength(1);
+    // The runs above went through a plan made once and reused, not one per run.
+    expect(Number(prepared[0].generic_plans)).toBeGreaterThan(0);
+  });
+
   it('keeps the scope across awaits, in transactions, and refuses a write into another tenant', async () => {
     const ds = await open(2);
     await runAsTenant('acme', async () => {

@@ -57,6 +57,7 @@ export class PlatformModule {
               entities: db.entities,
               migrations: db.migrations,
               poolSize: config.get<number>('DATABASE_POOL_SIZE'),
+              prepareAfter: config.get<number>('DATABASE_PREPARE_AFTER'),
             }),
           }),
         }),

@@ -29,7 +29,7 @@ interface KbGuardrailsHost extends GuardrailsHost {
       provide: KB_GUARDRAILS_HOST,
       inject: [KbConfig, PinoLogger, Clock],
       useFactory: async (config: KbConfig, logger: PinoLogger, clock: Clock): Promise<KbGuardrailsHost> => {
-        const db = await openGuardrailsDatabase(config.get('DATABASE_URL'), config.get('KB_GUARDRAILS_DATABASE_NAME'));
+        const db = await openGuardrailsDatabase(config.get('DATABASE_URL'), config.get('KB_GUARDRAILS_DATABASE_NAME'), config.get('DATABASE_PREPARE_AFTER'));
         const subscriber = createRedisSubscriber(config.get('REDIS_URL'));
         const host = await startGuardrailsHost({
           db: db.sql,
