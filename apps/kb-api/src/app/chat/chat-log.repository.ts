@@ -30,33 +30,32 @@ export interface PiiToken {
 export class ChatLogRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The row and its tokens in one transaction, so a row never points at a token that was not stored. */
+  /**
+   * The row and its tokens in one statement (atomic like a transaction, one round trip instead of
+   * four on every chat turn), so a row never points at a token that was not stored.
+   */
   async insert(log: ChatLogRow, tokens: PiiToken[]): Promise<void> {
-    await this.db.transaction(async (m) => {
-      const [row] = await m.query(
-        `INSERT INTO kb_chat_logs (tenant_id, user_id, project_key, question, answer, citations, confidence, refusal_reason, provider, model, latency_ms, pii_hits)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-        [
-          log.tenantId,
-          log.userId,
-          log.projectKey,
-          log.question,
-          log.answer,
-          JSON.stringify(log.citations),
-          log.confidence,
-          log.refusalReason,
-          log.provider,
-          log.model,
-          log.latencyMs,
-          JSON.stringify(log.piiHits),
-        ],
-      );
-      if (tokens.length === 0) return;
-      await m.query(
-        `INSERT INTO kb_pii_tokens (id, tenant_id, chat_log_id, detector, ciphertext)
-         SELECT t.id, $1, $2, t.detector, t.ciphertext FROM jsonb_to_recordset($3::jsonb) AS t(id uuid, detector text, ciphertext text)`,
-        [log.tenantId, String(row.id), JSON.stringify(tokens)],
-      );
-    });
+    await this.db.query(
+      `WITH log AS (
+         INSERT INTO kb_chat_logs (tenant_id, user_id, project_key, question, answer, citations, confidence, refusal_reason, provider, model, latency_ms, pii_hits)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id)
+       INSERT INTO kb_pii_tokens (id, tenant_id, chat_log_id, detector, ciphertext)
+       SELECT t.id, $1, log.id, t.detector, t.ciphertext FROM log, jsonb_to_recordset($13::jsonb) AS t(id uuid, detector text, ciphertext text)`,
+      [
+        log.tenantId,
+        log.userId,
+        log.projectKey,
+        log.question,
+        log.answer,
+        JSON.stringify(log.citations),
+        log.confidence,
+        log.refusalReason,
+        log.provider,
+        log.model,
+        log.latencyMs,
+        JSON.stringify(log.piiHits),
+        JSON.stringify(tokens),
+      ],
+    );
   }
 }
