@@ -12,9 +12,13 @@ import { readVectorConfig } from '../src/app/retrieval/vector-config';
 import { ChunkEmbedder } from '../src/app/retrieval/vector-embedder';
 import { migrations } from '../src/migrations';
 
-/** The kb schema migrated on `server` (a database of that name is created when missing), and a connection to it. */
+/**
+ * The kb schema migrated on `server` (a database of that name is created when missing), and a connection to it. No
+ * named statements: PGlite serves every pooled connection from one session, where a statement prepared on one
+ * connection already exists for the next.
+ */
 export async function migratedKb(server: string, database: string): Promise<DataSource> {
-  const options = buildDataSourceOptions({ url: server, database, entities: [], migrations, poolSize: 4 });
+  const options = buildDataSourceOptions({ url: server, database, entities: [], migrations, poolSize: 4, prepareAfter: 0 });
   await migrateDatabase(options);
   return new DataSource(options).initialize();
 }

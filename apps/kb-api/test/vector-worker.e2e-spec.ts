@@ -45,6 +45,8 @@ describe('kb-api and its worker on Postgres with pgvector (PGlite)', () => {
       // PGlite serves every pooled connection from one session, so two jobs at once would share one
       // transaction (and one row-security role): the worker takes one job at a time here.
       KB_WORKER_CONCURRENCY: '1',
+      // For the same reason a statement prepared on one pooled connection already exists on the next: no named statements.
+      DATABASE_PREPARE_AFTER: '0',
     };
     process.env.DATABASE_URL = pg.url;
     kb = await startKb(env);

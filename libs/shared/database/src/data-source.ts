@@ -74,7 +74,9 @@ export function buildDataSourceOptions(o: ServiceDataSourceOptions): DataSourceO
 export async function migrateDatabase(options: DataSourceOptions): Promise<string[]> {
   const url = (options as { url?: string }).url;
   if (url) await ensureDatabase(url);
-  const ds = new DataSource(options);
+  // Migrations run once: nothing in them repeats enough to be worth a named statement, so none is made (and a database
+  // that serves several connections from one session, like PGlite, accepts them).
+  const ds = new DataSource({ ...options, extra: { ...(options.extra as object), Client: undefined } } as DataSourceOptions);
   await ds.initialize();
   try {
     const applied = await ds.runMigrations({ transaction: 'each' });
