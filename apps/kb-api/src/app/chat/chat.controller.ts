@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Logger, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { hasMediaType, LeanRoute } from '@platform/runtime';
 import type { Response } from 'express';
 import { ApiValidationFailed, ErrorBody } from '../api-docs';
 import { ApiSignedIn } from '../api-docs/signed-in';
@@ -40,6 +41,8 @@ export class ChatController {
   @ApiResponse({ status: 502, description: 'The configured model failed `{error: "llm_unavailable"}` (504 on its timeout)', type: ErrorBody })
   @HttpCode(200)
   @TokenAbilityGate('kb:chat')
+  // Every question with a JSON body takes the lean request path (same guards, pipes and reply, less per-request machinery).
+  @LeanRoute({ accepts: hasMediaType('application/json') })
   async ask(@Body() body: ChatRequestDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     if (body.anonymous && !this.anonymousEnabled) throw new KbValidationError({ anonymous: ['Anonymous chat is not enabled.'] });
     if (body.filters?.date_from && body.filters.date_to && body.filters.date_to < body.filters.date_from) {
