@@ -234,4 +234,22 @@ describe('LexicalIndex', () => {
     expect(index.lexemesOf('english', 'newest')).toEqual([]);
     expect(index.lexemesOf('german', 'w0')).toBeUndefined();
   });
+
+  it('keeps the words questions keep asking for while a stream of new words passes, in bounded memory', () => {
+    const index = new LexicalIndex();
+    for (let i = 0; i < MAX_ANALYSED_WORDS; i++) index.rememberLexemes('english', `w${i}`, [`w${i}`]);
+    const full = index.bytes;
+    const hot = ['w5', 'w7000', 'w19999'];
+    for (let i = 0; i < 3 * MAX_ANALYSED_WORDS; i++) {
+      if (i % 100 === 0) for (const w of hot) expect(index.lexemesOf('english', w)).toEqual([w]);
+      index.rememberLexemes('english', `new${i}`, [`new${i}`]);
+    }
+    for (const w of hot) expect(index.lexemesOf('english', w)).toEqual([w]);
+    // Words asked for once and never again are gone: the oldest new ones and every cold old one.
+    expect(index.lexemesOf('english', 'w6')).toBeUndefined();
+    expect(index.lexemesOf('english', 'new0')).toBeUndefined();
+    expect(index.lexemesOf('english', `new${3 * MAX_ANALYSED_WORDS - 1}`)).toEqual([`new${3 * MAX_ANALYSED_WORDS - 1}`]);
+    // Same number of words, a little longer each: the size stays within a tenth of what it was when full.
+    expect(index.bytes).toBeLessThan(full * 1.1);
+  });
 });

@@ -233,7 +233,7 @@ export class LexicalIndex {
   /** The languages met, each with its live chunks and their summed length (the index's own kb_chunk_totals). */
   private readonly languages: Array<{ language: string; chunks: number; tokens: number }> = [];
   /** Question words' lexemes per language (`language NUL word`), as Postgres analysed them (see lexemesOf). */
-  private readonly analysed = new Map<string, string[]>();
+  private readonly analysed = new Map<string, { lexemes: string[]; asked: boolean }>();
   private analysedBytes = 0;
 
   /**
@@ -253,26 +253,30 @@ export class LexicalIndex {
    * into a new index: what an index remembers always matches the lexemes it holds.
    */
   lexemesOf(language: string, word: string): string[] | undefined {
-    const key = languageKey(language, word);
-    const lexemes = this.analysed.get(key);
-    if (lexemes !== undefined) {
-      // Most recently used last: the words forgotten first are the ones no question asked for longest.
-      this.analysed.delete(key);
-      this.analysed.set(key, lexemes);
-    }
-    return lexemes;
+    const remembered = this.analysed.get(languageKey(language, word));
+    if (remembered === undefined) return undefined;
+    // Marked, not moved: moving the entry to the back of the map on every hit made the map rehash under load.
+    remembered.asked = true;
+    return remembered.lexemes;
   }
 
-  /** Remembers a word's lexemes under `language` (the least recently used words are forgotten past MAX_ANALYSED_WORDS). */
+  /**
+   * Remembers a word's lexemes under `language`. Past MAX_ANALYSED_WORDS the oldest words go first, except that a word
+   * asked for since it last reached the front gets a second chance at the back (the CLOCK approximation of least
+   * recently used).
+   */
   rememberLexemes(language: string, word: string, lexemes: string[]): void {
     const key = languageKey(language, word);
     if (this.analysed.has(key)) return;
-    if (this.analysed.size >= MAX_ANALYSED_WORDS) {
-      const [oldest, its] = this.analysed.entries().next().value as [string, string[]];
+    while (this.analysed.size >= MAX_ANALYSED_WORDS) {
+      const [oldest, its] = this.analysed.entries().next().value as [string, { lexemes: string[]; asked: boolean }];
       this.analysed.delete(oldest);
-      this.analysedBytes -= analysedBytesOf(oldest, its);
+      if (its.asked) {
+        its.asked = false;
+        this.analysed.set(oldest, its);
+      } else this.analysedBytes -= analysedBytesOf(oldest, its.lexemes);
     }
-    this.analysed.set(key, lexemes);
+    this.analysed.set(key, { lexemes, asked: false });
     this.analysedBytes += analysedBytesOf(key, lexemes);
   }
 
