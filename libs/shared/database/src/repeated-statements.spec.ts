@@ -16,7 +16,7 @@ describe('RepeatedStatements', () => {
 
   it('gives distinct texts distinct names', () => {
     const s = new RepeatedStatements(1);
-    const names = ['SELECT 1 WHERE $1', 'WITH x AS (SELECT $1) SELECT * FROM x', 'INSERT INTO t VALUES ($1)', '  update t SET a = $1', 'DELETE FROM t WHERE a = $1', 'VALUES ($1)'].map((t) =>
+    const names = ['SELECT 1 WHERE $1', 'WITH x AS (SELECT $1 AS a) SELECT a FROM x', 'INSERT INTO t VALUES ($1)', '  update t SET a = $1', 'DELETE FROM t WHERE a = $1', 'VALUES ($1)'].map((t) =>
       s.nameFor(t),
     );
     expect(names.every((n) => n !== undefined)).toBe(true);
@@ -44,5 +44,24 @@ describe('RepeatedStatements', () => {
     expect(s.size).toBe(RepeatedStatements.MAX_NAMED);
     // A text named before the limit keeps its name.
     expect(s.nameFor('SELECT name FROM t0 WHERE id = $1')).toBe('platform_stmt_1');
+  });
+});
+
+describe('RepeatedStatements and * columns', () => {
+  it('leaves statements answering * unnamed (their columns follow the table), and names those that list columns', () => {
+    const s = new RepeatedStatements(1);
+    for (const text of [
+      'SELECT * FROM kb_users WHERE id = $1',
+      'select distinct * from t where a = $1',
+      'SELECT u.* FROM kb_users u WHERE id = $1',
+      'SELECT a, "t".* FROM t WHERE id = $1',
+      'INSERT INTO t (a) VALUES ($1) RETURNING *',
+      'WITH x AS (SELECT * FROM t) SELECT a FROM x WHERE a = $1',
+    ]) {
+      expect(s.nameFor(text)).toBeUndefined();
+    }
+    for (const text of ['SELECT count(*) FROM t WHERE a = $1', 'SELECT a, b FROM t WHERE a = $1 * 2', 'INSERT INTO t (a) VALUES ($1) RETURNING id']) {
+      expect(s.nameFor(text)).toBeDefined();
+    }
   });
 });

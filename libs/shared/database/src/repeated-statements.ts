@@ -13,7 +13,7 @@ import { Client } from 'pg';
  *
  * Only plain data statements with parameters are named: the extended protocol already carries
  * them, and a statement text with parameters is one statement (a multi-statement script runs
- * through the simple protocol and is left alone). Texts that embed varying values never repeat
+ * through the simple protocol and is left alone). Statements answering `*` stay unnamed (below). Texts that embed varying values never repeat
  * often and stay unnamed; the number of names and of texts being counted are bounded, so a
  * stream of distinct texts costs a bounded amount of memory.
  *
@@ -39,7 +39,7 @@ export class RepeatedStatements {
     const named = this.names.get(text);
     if (named !== undefined) return named;
     if (this.prepareAfter <= 0 || this.names.size >= RepeatedStatements.MAX_NAMED) return undefined;
-    if (text.length > RepeatedStatements.MAX_TEXT_LENGTH || !DATA_STATEMENT.test(text)) return undefined;
+    if (text.length > RepeatedStatements.MAX_TEXT_LENGTH || !DATA_STATEMENT.test(text) || STAR_COLUMNS.test(text)) return undefined;
     const seen = (this.counts.get(text) ?? 0) + 1;
     if (seen < this.prepareAfter) {
       if (!this.counts.has(text) && this.counts.size >= RepeatedStatements.MAX_COUNTED) this.counts.clear();
@@ -61,6 +61,12 @@ export class RepeatedStatements {
 
 /** SELECT, WITH, INSERT, UPDATE, DELETE or VALUES first: a statement Postgres can prepare. */
 const DATA_STATEMENT = /^\s*(?:select|with|insert|update|delete|values)\b/i;
+/**
+ * `*` or `t.*` in a select list or RETURNING: the columns answered follow the table. A migration that adds a column
+ * while the previous release still runs (expand, then contract) would make Postgres refuse such a named statement
+ * ("cached plan must not change result type"), so these stay unnamed. Listed columns do not change when one is added.
+ */
+const STAR_COLUMNS = /(?:\bselect|\breturning|,)\s*(?:distinct\s+)?(?:(?:"[^"]*"|\w+)\.)?\*/i;
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 
