@@ -159,7 +159,7 @@ export class ChunkSearchRepository {
                  FROM kb_chunk_generations WHERE tenant_id = $1) g
          LEFT JOIN LATERAL (
            SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text,
-                  x.chunk_hash, x.flagged, x.passed FROM (
+                  x.chunk_hash, x.flagged, x.passed, x.ord FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
                     c.heading_path, c.text, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
                     row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
