@@ -8,11 +8,12 @@ export const entities: Function[] = [];
 /** The database's name on the server when DATABASE_NAME is not set. */
 export const DEFAULT_DATABASE_NAME = 'guardrails';
 
-export function dataSourceOptions(env: Pick<GuardrailsAdminEnv, 'DATABASE_URL' | 'DATABASE_NAME'>): DataSourceOptions {
+export function dataSourceOptions(env: Pick<GuardrailsAdminEnv, 'DATABASE_URL' | 'DATABASE_NAME' | 'DATABASE_PREPARE_AFTER'>): DataSourceOptions {
   return buildDataSourceOptions({
     url: env.DATABASE_URL,
     database: env.DATABASE_NAME ?? DEFAULT_DATABASE_NAME,
     entities,
     migrations,
+    prepareAfter: env.DATABASE_PREPARE_AFTER,
   });
 }

@@ -8,5 +8,5 @@ import { migrations } from './migrations';
 export const entities: Function[] = [SigningKey, OAuthClient];
 
 export function dataSourceOptions(env: IamEnv): DataSourceOptions {
-  return buildDataSourceOptions({ url: env.DATABASE_URL, database: env.DATABASE_NAME ?? 'iam', entities, migrations });
+  return buildDataSourceOptions({ url: env.DATABASE_URL, database: env.DATABASE_NAME ?? 'iam', entities, migrations, prepareAfter: env.DATABASE_PREPARE_AFTER });
 }

@@ -5,11 +5,12 @@ import { migrations } from './migrations';
 
 export const entities: Function[] = [];
 
-export function dataSourceOptions(env: Pick<KbApiEnv, 'DATABASE_URL' | 'DATABASE_NAME'>): DataSourceOptions {
+export function dataSourceOptions(env: Pick<KbApiEnv, 'DATABASE_URL' | 'DATABASE_NAME' | 'DATABASE_PREPARE_AFTER'>): DataSourceOptions {
   return buildDataSourceOptions({
     url: env.DATABASE_URL,
     database: env.DATABASE_NAME ?? 'kb',
     entities,
     migrations,
+    prepareAfter: env.DATABASE_PREPARE_AFTER,
   });
 }

@@ -56,7 +56,7 @@ export class GuardrailsAdminConfig {
 
   /** Where this app's own database is (DATABASE_URL, DATABASE_NAME). */
   dataSourceOptions(): DataSourceOptions {
-    return dataSourceOptions({ DATABASE_URL: this.get('DATABASE_URL'), DATABASE_NAME: this.get('DATABASE_NAME') });
+    return dataSourceOptions({ DATABASE_URL: this.get('DATABASE_URL'), DATABASE_NAME: this.get('DATABASE_NAME'), DATABASE_PREPARE_AFTER: this.get('DATABASE_PREPARE_AFTER') });
   }
 }
 

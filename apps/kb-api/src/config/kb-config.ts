@@ -54,7 +54,7 @@ export class KbConfig {
 
   /** The connection to kb-api's own database (CLI tasks open it outside Nest). */
   dataSourceOptions(): DataSourceOptions {
-    return dataSourceOptions(this.pick(['DATABASE_URL', 'DATABASE_NAME']));
+    return dataSourceOptions(this.pick(['DATABASE_URL', 'DATABASE_NAME', 'DATABASE_PREPARE_AFTER']));
   }
 }
 

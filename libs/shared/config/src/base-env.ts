@@ -87,7 +87,7 @@ export class DataServiceEnv extends BaseEnv {
 
   /**
    * A parameterized statement sent this many times is prepared on each pooled connection and
-   * planned once there (0: never; for a pooler that drops named statements).
+   * planned once there (0: never).
    */
   @IsInt()
   @Min(0)

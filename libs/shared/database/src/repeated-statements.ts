@@ -17,9 +17,8 @@ import { Client } from 'pg';
  * often and stay unnamed; the number of names and of texts being counted are bounded, so a
  * stream of distinct texts costs a bounded amount of memory.
  *
- * Named statements live in the server session: a pooler in front of Postgres must keep them
- * (PgBouncer 1.21+ in transaction mode with `max_prepared_statements`), or set
- * `DATABASE_PREPARE_AFTER=0`.
+ * Named statements live in the server session, as the tenant confinement does (tenant-row-security.ts):
+ * a pooler in front of Postgres must run in session mode. `DATABASE_PREPARE_AFTER=0` turns them off.
  */
 export class RepeatedStatements {
   /** Names handed out, at most this many per process (each connection may hold all of them). */

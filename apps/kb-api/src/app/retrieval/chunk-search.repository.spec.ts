@@ -17,11 +17,11 @@ describe('ChunkSearchRepository.inOrder statement', () => {
   };
   const options = { excludeFlagged: true, perDocument: 3, limit: 10 };
 
-  it('is one nameable text for every question without filters, whatever the ids', async () => {
+  it('is one nameable text for every question without filters, whatever the ids, top_k and cap', async () => {
     const texts = await textsOf([
       ['default', [1, 2, 3], {}, options],
-      ['acme', [9, 8], {}, options],
-      ['default', [4], {}, options],
+      ['acme', [9, 8], {}, { ...options, limit: 100 }],
+      ['default', [4], {}, { ...options, limit: 23, perDocument: 1 }],
     ]);
     expect(new Set(texts).size).toBe(1);
     const statements = new RepeatedStatements(1);

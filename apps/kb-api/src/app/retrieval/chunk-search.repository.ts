@@ -167,9 +167,9 @@ export class ChunkSearchRepository {
                JOIN kb_chunks c ON c.id = u.id AND c.tenant_id = $1
                JOIN kb_documents d ON d.id = c.document_id
               WHERE ${where.join(' AND ')}) x
-            WHERE x.nth <= ${Math.trunc(options.perDocument)}
+            WHERE x.nth <= ${p(Math.trunc(options.perDocument))}::int
             ORDER BY x.ord
-            LIMIT ${Math.trunc(options.limit)}) y ON true
+            LIMIT ${p(Math.trunc(options.limit))}::int) y ON true
         ORDER BY y.ord`,
       params,
     );
