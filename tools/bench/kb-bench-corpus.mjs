@@ -185,3 +185,12 @@ export function benchQueries({ scifact, documents }) {
   }
   return { claims, docQuestions: [...answerable, ...unanswerable].map((q) => q.question), manual: [...new Set(manual)] };
 }
+
+/** The three kinds of benchQueries interleaved, so every user of a benchmark sees all three in every stretch of a run. */
+export function interleavedQueries({ claims, docQuestions, manual }) {
+  const queries = [];
+  for (let i = 0; i < Math.max(claims.length, docQuestions.length, manual.length); i++) {
+    for (const list of [claims, docQuestions, manual]) if (i < list.length) queries.push(list[i]);
+  }
+  return queries;
+}

@@ -22,11 +22,10 @@ export async function dropDatabase(database) {
   await admin.end();
 }
 
-export async function kbEnvironment(database, port) {
-  const issuer = await new TestJwksIssuer().start();
-  await dropDatabase(database);
+/** kb-api's environment for a benchmark: `database` for its own and the guardrails tables, fresh keys, the extractive chat. */
+export function kbApiEnv(database, port, issuer) {
   const key = () => randomBytes(32).toString('base64');
-  const env = {
+  return {
     DATABASE_URL: serverUrl(),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `kb-bench-${randomBytes(3).toString('hex')}`,
@@ -41,6 +40,12 @@ export async function kbEnvironment(database, port) {
     KB_STORAGE_PATH: mkdtempSync(path.join(tmpdir(), 'kb-bench-')),
     KB_CHAT_PROVIDER: 'none',
   };
+}
+
+export async function kbEnvironment(database, port) {
+  const issuer = await new TestJwksIssuer().start();
+  await dropDatabase(database);
+  const env = kbApiEnv(database, port, issuer);
   const migrate = spawnSync(process.execPath, [path.join(root, 'dist/apps/kb-api/cli.js'), 'migrate'], { env: { ...process.env, ...env }, encoding: 'utf8' });
   if (migrate.status !== 0) throw new Error(migrate.stderr || migrate.stdout);
   const url = new URL(serverUrl());

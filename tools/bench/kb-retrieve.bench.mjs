@@ -12,7 +12,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stop } from './lib.mjs';
-import { benchQueries, buildCorpus } from './kb-bench-corpus.mjs';
+import { benchQueries, buildCorpus, interleavedQueries } from './kb-bench-corpus.mjs';
 import { dropDatabase, kbEnvironment, percentile, startApi, termStatsDrift, tokenFor } from './kb-bench-support.mjs';
 
 const { values } = parseArgs({
@@ -37,11 +37,7 @@ const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
 
 const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
 const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
-// Interleaved so every user sees all three kinds in every stretch of the run.
-const queries = [];
-for (let i = 0; i < Math.max(claims.length, docQuestions.length, manual.length); i++) {
-  for (const list of [claims, docQuestions, manual]) if (i < list.length) queries.push(list[i]);
-}
+const queries = interleavedQueries({ claims, docQuestions, manual });
 
 const { env, db, issuer, baseUrl } = await kbEnvironment(values.database, Number(values.port));
 const seedStarted = performance.now();

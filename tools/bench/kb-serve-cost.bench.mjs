@@ -9,15 +9,12 @@
 //     [--man /usr/share/man] [--database kb_retrieve_bench] [--seconds 20] [--rounds 2] [--users 10] [--port 3960]
 // kb-api's environment can be varied with --env KEY=VALUE (repeatable), e.g. --env DATABASE_PREPARE_AFTER=0.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchQueries, buildCorpus } from './kb-bench-corpus.mjs';
-import { percentile } from './kb-bench-support.mjs';
+import { benchQueries, buildCorpus, interleavedQueries } from './kb-bench-corpus.mjs';
+import { kbApiEnv, percentile } from './kb-bench-support.mjs';
 import { startDist, stop, waitReady } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -42,30 +39,13 @@ if (!['retrieve', 'chat'].includes(values.route)) throw new Error('--route is re
 
 // The same queries, in the same interleaving, as kb-retrieve.bench.mjs.
 const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
-const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
-const queries = [];
-for (let i = 0; i < Math.max(claims.length, docQuestions.length, manual.length); i++) {
-  for (const list of [claims, docQuestions, manual]) if (i < list.length) queries.push(list[i]);
-}
+const queries = interleavedQueries(benchQueries({ scifact: values.scifact, documents: corpus.documents }));
 
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
 const issuer = await new TestJwksIssuer().start();
-const key = () => randomBytes(32).toString('base64');
 const env = {
-  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  REDIS_PREFIX: `kb-cost-${randomBytes(3).toString('hex')}`,
-  DATABASE_NAME: values.database,
-  KB_GUARDRAILS_DATABASE_NAME: values.database,
-  PORT: String(port),
-  WORKER_HEALTH_PORT: String(port + 1),
-  IAM_JWKS_URL: issuer.jwksUrl,
-  IAM_ISSUER: issuer.issuer,
-  CRYPTO_KEYRING: `b1:${key()}`,
-  SECRET_PEPPERS: `p1:${key()}`,
-  KB_STORAGE_PATH: mkdtempSync(path.join(tmpdir(), 'kb-cost-')),
-  KB_CHAT_PROVIDER: 'none',
+  ...kbApiEnv(values.database, port, issuer),
   ...Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
 };
 

@@ -27,6 +27,17 @@ export async function createUser(db: DataSource, u: UserFixture): Promise<{ id: 
   return { id: String(row.id), email: u.email, password };
 }
 
+/** Waits until `count` documents are indexed (the worker runs beside the test), or fails naming how many were. */
+export async function waitIndexed(db: DataSource, count: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`);
+    if (n === count) return;
+    if (Date.now() > deadline) throw new Error(`only ${n} of ${count} documents indexed`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A fetch client with a cookie jar that sends the XSRF header like the SPA does (unless told not to). */
 export class KbClient {
   private readonly cookies = new Map<string, string>();

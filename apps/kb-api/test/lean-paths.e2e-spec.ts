@@ -1,7 +1,7 @@
 import { startWorker, WorkerHandle } from '@platform/runtime';
 import { RunningService } from '@platform/testing';
 import { DataSource } from 'typeorm';
-import { createUser, KbClient } from './kb-fixtures';
+import { createUser, KbClient, waitIndexed } from './kb-fixtures';
 import { startKb } from './kb-test-env';
 
 type Json = Record<string, unknown>;
@@ -59,13 +59,7 @@ describe('kb-api: retrieve and chat on the lean request path', () => {
       },
     });
     expect(ingest.status).toBe(202);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`);
-      if (n === 2) break;
-      if (Date.now() > deadline) throw new Error(`only ${n} of 2 documents indexed`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitIndexed(db, 2);
   }, 60_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { ChunkSearchRepository } from '../src/app/retrieval/chunk-search.reposit
 import { RetrievalService } from '../src/app/retrieval/retrieval.service';
 import { TermStatsRepository } from '../src/app/retrieval/term-stats.repository';
 import { VectorSearch } from '../src/app/retrieval/vector-search';
-import { createUser, KbClient } from './kb-fixtures';
+import { createUser, KbClient, waitIndexed } from './kb-fixtures';
 import { startKb } from './kb-test-env';
 
 const ROTATION = `# Signing key rotation
@@ -55,13 +55,7 @@ describe('POST /api/kb/retrieve', () => {
       },
     });
     expect(ingest.status).toBe(202);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM kb_documents WHERE status = 'indexed'`);
-      if (n === 3) break;
-      if (Date.now() > deadline) throw new Error(`only ${n} of 3 documents indexed`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitIndexed(db, 3);
   });
 
   afterAll(async () => {
