@@ -4,20 +4,25 @@
 // only, and both (the default settings). Then the project's labelled set
 // (libs/guardrails/eval/screen-eval.jsonl) in full with the default settings, per language,
 // category and obfuscation, with every miss and false positive.
-//   node -r ./tools/swc-register.cjs tools/eval/guardrails-screen-eval.mjs [--write] [--data <file.jsonl>]
-// --write also saves the report to docs/guardrails-eval.md. Exit code 1 when a target is missed on
+//   node -r ./tools/swc-register.cjs tools/eval/guardrails-screen-eval.mjs [--write] [--data <file.jsonl>] [--scifact <dir>]
+// Then benign documents as the ingest screen meets them (indirect injection): the kb retrieval
+// evaluation's package docs in kb-api's chunks and, when the folder is there, BEIR SciFact's abstracts
+// (--scifact, by default ../shared/eval/scifact next to the repository). --write also saves the report to docs/guardrails-eval.md. Exit code 1 when a target is missed on
 // the project's set (the public held-out figures are reported as measured).
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { createGuardrails, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { EVAL_SET_PATH, loadEvalSet, scoreEval, screenEvalSet } = require('../../libs/guardrails/eval/screen-eval-set.ts');
 const { HELD_OUT_FRACTION, loadScreeningSets, partsOf } = require('../../libs/guardrails/eval/public-sets.ts');
+const { loadCorpus } = require('../../apps/kb-api/eval/retrieval-eval.ts');
+const { chunkMarkdown } = require('../../apps/kb-api/src/app/ingest/chunker.ts');
 
 const TARGET_DETECTION = 0.9;
 const TARGET_FALSE_POSITIVES = 0.02;
@@ -27,7 +32,9 @@ const COMMAND = 'node -r ./tools/swc-register.cjs tools/eval/guardrails-screen-e
 // timeout fails closed (a block), which would count as a detection or a false positive by luck.
 const MATCH_TIMEOUT_MS = 2000;
 
-const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, data: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { write: { type: 'boolean', default: false }, data: { type: 'string' }, scifact: { type: 'string', default: join(root, '..', 'shared', 'eval', 'scifact') } },
+});
 const dataPath = values.data ?? EVAL_SET_PATH;
 
 const prompts = loadEvalSet(dataPath);
@@ -67,6 +74,32 @@ for (const [configuration, settings] of Object.entries(CONFIGURATIONS)) {
       publicRows.push({ configuration, set: set.name, part, detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, rows.length - attacks) });
     }
   }
+}
+
+/**
+ * Benign documents, none of them trained on: what share of their chunks the ingest screen would flag
+ * (default settings), and by which layer.
+ */
+const documentSets = [
+  { name: 'package docs', description: "the kb retrieval evaluation's corpus (READMEs and docs of installed packages, apps/kb-api/eval/corpus-packages.json) in kb-api's chunks", texts: loadCorpus().flatMap((d) => chunkMarkdown(d.content).map((c) => c.text)) },
+];
+const scifactCorpus = join(values.scifact, 'corpus.jsonl.gz');
+if (existsSync(scifactCorpus)) {
+  const abstracts = gunzipSync(readFileSync(scifactCorpus)).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  documentSets.push({ name: 'SciFact abstracts', description: "BEIR SciFact's corpus, title and abstract as one text", texts: abstracts.map((d) => `${d.title}\n\n${d.text}`) });
+}
+guardrails.updateSettings(DEFAULT_SETTINGS);
+await guardrails.warmUp();
+const documentRows = [];
+for (const set of documentSets) {
+  let byRules = 0;
+  let byClassifier = 0;
+  for (const text of set.texts) {
+    const { blocked, rule_id } = await guardrails.tryScreen(text);
+    if (blocked && rule_id?.startsWith('classifier.')) byClassifier++;
+    else if (blocked) byRules++;
+  }
+  documentRows.push({ ...set, count: set.texts.length, byRules, byClassifier });
 }
 await guardrails.close();
 
@@ -147,6 +180,24 @@ Targets: detection ≥ ${TARGET_DETECTION * 100}% with false positives ≤ ${TAR
 
 ${publicTable('held-out')}
 
+**From v1 to v2.** \`prompt-classifier-v1\` scored each prompt as one text. Many attacks ride on
+an ordinary request ("How is the economy doing? Forget everything above and …"), and over the whole
+prompt the request's words dilute the attack's. \`prompt-classifier-v2\` also scores every sentence
+of the prompt and takes the highest score; it learns each benign prompt's sentences as benign and,
+under a first model, each attack's highest-scoring sentence as an attack (one round of
+multiple-instance learning), 40 epochs instead of 20, and it learns the project's own documentation
+as benign text (\`project-docs\`; below, "Benign documents", why). The design was chosen on
+out-of-fold scores of the training parts only (threshold at ≤ 1% out-of-fold false positives on
+every set): deepset 45.4% → 60.5%, jackhhao 87.4% → 86.7%. Windows of 8–24 words instead of
+sentences, splitting also before "but / now / then" (and German equivalents), weighing the sentence
+examples twice or half, a second learning round, L2, a larger learning rate or character 5-grams
+changed deepset's out-of-fold detection by a few points either way and were left out. Held out with
+v1 (default settings): deepset 51.0% (26/51) at 1.2% (1/86) false positives, jackhhao 91.1%
+(92/101) at 0.0%, in-repo 100.0% at 0.0%, trigger-words-benign 1.7% (1/58). The held-out parts were
+screened twice in choosing v2: a first candidate without the documentation (deepset 70.6%, jackhhao
+93.1%, trigger-words-benign 3.4%: one classifier false positive more) flagged many benign document
+chunks, which the documentation in training mended; nothing else was changed between the two.
+
 ### In-sample (the classifier's training part)
 
 ${publicTable('in-sample')}
@@ -154,6 +205,24 @@ ${publicTable('in-sample')}
 ### Held-out false positives (default settings)
 
 ${heldOutFalsePositives.length === 0 ? 'None.' : heldOutFalsePositives.map((f) => `- ${f.set} → ${code(f.rule_id)}: ${code(visible(shortText(f.text)))}`).join('\n')}
+
+## Benign documents (indirect injection)
+
+kb-api screens every document chunk at ingest with the same screen; a flagged chunk is kept out of
+answers (or quoted as data). Documents nobody trained on, screened with the default settings; every
+flag here is a false positive:
+
+| documents | texts | flagged by a rule | flagged by the classifier | flagged in all |
+|---|---|---|---|---|
+${documentRows.map((r) => `| ${r.name} | ${r.count} | ${r.byRules} | ${r.byClassifier} | ${(((r.byRules + r.byClassifier) / r.count) * 100).toFixed(2)}% |`).join('\n')}
+
+${documentRows.map((r) => `- ${r.name}: ${r.description}.`).join('\n')}
+
+\`prompt-classifier-v1\` was trained on prompts only and flagged 7.5% of the package docs' chunks
+(492 of 6,539, classifier alone, the same chunks); the first v2 candidate (sentence scoring, no
+documents in training) flagged about 16% of the packages' README chunks. v2 therefore also learns from the project's own documentation (\`project-docs\`
+above, its held-out quarter never trained on), and its threshold keeps that set's out-of-fold false
+positives at 1% or less as for every other set.
 
 ## The project's labelled set in full
 

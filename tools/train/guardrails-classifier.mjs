@@ -1,10 +1,11 @@
 // Trains the input screen's prompt classifier and writes its artifact
-// (libs/guardrails/models/prompt-classifier-v1.json). Deterministic: the same data and this script
+// (libs/guardrails/models/prompt-classifier-v2.json). Deterministic: the same data and this script
 // always produce the same bytes (fixed seed, fixed order, integer feature hashing).
 //   node -r ./tools/swc-register.cjs tools/train/guardrails-classifier.mjs [--check]
 // Data: the training part of each trainable set in libs/guardrails/eval/public-sets.ts (the fixed hash
 // split); the held-out parts are never read here. The threshold is calibrated on out-of-fold scores
-// of the training part only. --check rebuilds the artifact in memory and exits 1 when it differs
+// of the training part only, scored as the screen scores (the highest of the whole prompt and its
+// sentences). --check rebuilds the artifact in memory and exits 1 when it differs
 // from the committed file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,15 +18,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { normalizeText, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { featurize } = require('../../libs/guardrails/src/screen/classifier/features.ts');
 const { linearScore, sigmoid } = require('../../libs/guardrails/src/screen/classifier/prompt-classifier.ts');
+const { promptSegments, MIN_SEGMENT_CHARS } = require('../../libs/guardrails/src/screen/classifier/segments.ts');
 const { loadScreeningSets, splitSet } = require('../../libs/guardrails/eval/public-sets.ts');
 // Seeded, so shuffles and folds replay exactly.
 const { seededRandom: random } = require('../../libs/shared/testing/src/seeded-random.ts');
 
-const MODEL_ID = 'prompt-classifier-v1';
+const MODEL_ID = 'prompt-classifier-v2';
+const SCORING = 'max-over-sentences';
 const ARTIFACT = join(root, 'libs', 'guardrails', 'models', `${MODEL_ID}.json`);
 const COMMAND = 'node -r ./tools/swc-register.cjs tools/train/guardrails-classifier.mjs';
 const FEATURES = { bits: 20, charMin: 2, charMax: 4, wordFloor: 12, charFloor: 60 };
-const HYPER = { seed: 20240521, epochs: 20, learningRate: 0.2, l2: 0, folds: 5, maxFalsePositives: 0.01 };
+const HYPER = { seed: 20240521, epochs: 40, learningRate: 0.2, l2: 0, folds: 5, maxFalsePositives: 0.01 };
 
 const { values: args } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
 
@@ -89,16 +92,49 @@ function quantize(w) {
 
 const round = (x, digits) => Number(x.toFixed(digits));
 
+const featuresOf = (text) => featurize(text, FEATURES);
 const sets = loadScreeningSets().filter((s) => s.trainable);
 const examples = sets.flatMap((set) =>
-  splitSet(set.prompts).train.map((p) => ({
-    x: featurize(normalizeText(p.text, normalization), FEATURES),
-    y: p.attack,
-    group: `${set.name}:${p.attack}`,
-    set: set.name,
-    fold: 0,
-  })),
+  splitSet(set.prompts).train.map((p) => {
+    const text = normalizeText(p.text, normalization);
+    return {
+      x: featuresOf(text),
+      sentences: promptSegments(text).map(featuresOf),
+      y: p.attack,
+      group: `${set.name}:${p.attack}`,
+      set: set.name,
+      fold: 0,
+    };
+  }),
 );
+
+/**
+ * The examples one model is trained on, from the prompts of its training folds. The screen scores a
+ * prompt by its best sentence too, so every sentence of a benign prompt is a benign example (with
+ * the prompt's group and weight: none of it is an attack). Which sentence of an attack carries the
+ * attack is not labelled: a first model over the whole prompts picks, for each attack, the sentence
+ * it scores highest, and the final model learns that sentence as an attack as well (one round of
+ * multiple-instance learning).
+ */
+function trainWithSentences(prompts, seed) {
+  const base = prompts.concat(prompts.filter((e) => !e.y).flatMap((e) => e.sentences.map((x) => ({ ...e, x }))));
+  const first = train(base, seed);
+  const attackSentences = prompts
+    .filter((e) => e.y && e.sentences.length > 0)
+    .map((e) => {
+      let best = e.sentences[0];
+      for (const x of e.sentences) if (linearScore(x, first.w, first.bias) > linearScore(best, first.w, first.bias)) best = x;
+      return { ...e, x: best };
+    });
+  return train(base.concat(attackSentences), seed);
+}
+
+/** The screen's score: the highest of the whole prompt's and its sentences'. */
+function scoreOf(e, weights, bias) {
+  let best = sigmoid(linearScore(e.x, weights, bias));
+  for (const x of e.sentences) best = Math.max(best, sigmoid(linearScore(x, weights, bias)));
+  return best;
+}
 // Folds by position in a seeded shuffle, for out-of-fold scores.
 const foldOrder = examples.map((_, i) => i);
 const shuffle = random(HYPER.seed ^ 0x5bd1e995);
@@ -110,10 +146,10 @@ foldOrder.forEach((exampleIndex, position) => (examples[exampleIndex].fold = pos
 
 const outOfFold = new Float64Array(examples.length);
 for (let fold = 0; fold < HYPER.folds; fold++) {
-  const model = train(examples.filter((e) => e.fold !== fold), HYPER.seed + fold);
+  const model = trainWithSentences(examples.filter((e) => e.fold !== fold), HYPER.seed + fold);
   const { weights } = quantize(model.w);
   examples.forEach((e, i) => {
-    if (e.fold === fold) outOfFold[i] = sigmoid(linearScore(e.x, weights, model.bias));
+    if (e.fold === fold) outOfFold[i] = scoreOf(e, weights, model.bias);
   });
 }
 
@@ -142,14 +178,14 @@ const outOfFoldFigures = Object.fromEntries(
     return [
       set.name,
       {
-        detection: round(attacks.filter(({ s }) => s >= threshold).length / attacks.length, 4),
+        detection: attacks.length === 0 ? null : round(attacks.filter(({ s }) => s >= threshold).length / attacks.length, 4),
         false_positives: round(benign.filter(({ s }) => s >= threshold).length / benign.length, 4),
       },
     ];
   }),
 );
 
-const final = train(examples, HYPER.seed);
+const final = trainWithSentences(examples, HYPER.seed);
 const { q, scale } = quantize(final.w);
 const artifact = {
   id: MODEL_ID,
@@ -157,9 +193,10 @@ const artifact = {
   bias: round(final.bias, 8),
   scale,
   threshold,
+  scoring: SCORING,
   training: {
     command: COMMAND,
-    algorithm: 'logistic regression, AdaGrad SGD, L2; hashed word 1-2-grams and character 3-5-grams of the normalized prompt',
+    algorithm: `logistic regression, AdaGrad SGD, L2; hashed word 1-2-grams and character ${FEATURES.charMin}-${FEATURES.charMax}-grams of the normalized prompt and of its sentences (at least ${MIN_SEGMENT_CHARS} characters); benign prompts' sentences as benign examples, each attack's highest-scoring sentence under a first model as an attack example; a prompt scores the highest of itself and its sentences`,
     hyperparameters: HYPER,
     data: Object.fromEntries(sets.map((set) => [set.name, { description: set.description, training_rows: examples.filter((e) => e.set === set.name).length }])),
     threshold_calibration: `lowest threshold with out-of-fold false positives <= ${HYPER.maxFalsePositives * 100}% on every set (${HYPER.folds} folds of the training part)`,

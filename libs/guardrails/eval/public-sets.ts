@@ -1,8 +1,9 @@
 /**
  * Labelled screening data for the prompt classifier: two public sets (public/, with their licences
- * in public/README.md), the project's own evaluation set (screen-eval.jsonl) and a check of benign
- * prompts crowded with trigger words (trigger-words-benign.jsonl, written by the project). Each set
- * is split by a fixed hash into a training part and a held-out part that training, threshold
+ * in public/README.md), the project's own evaluation set (screen-eval.jsonl), the project's own
+ * documentation in chunks (project-documents.jsonl: benign text as the ingest screen meets it) and a
+ * check of benign prompts crowded with trigger words (trigger-words-benign.jsonl, written by the
+ * project). Each set is split by a fixed hash into a training part and a held-out part that training, threshold
  * calibration and tuning never see. Shared by the training script, the evaluation report and the
  * quality gate, so all three split and count the same way.
  */
@@ -32,6 +33,8 @@ export const HELD_OUT_FRACTION = 0.25;
 
 const PUBLIC_DIR = join(__dirname, 'public');
 export const TRIGGER_WORDS_BENIGN_PATH = join(__dirname, 'trigger-words-benign.jsonl');
+/** Written by tools/train/project-documents.mjs (a snapshot of the project's docs, cut into chunks). */
+export const PROJECT_DOCUMENTS_PATH = join(__dirname, 'project-documents.jsonl');
 
 function readRows(file: string, source: string): LabelledPrompt[] {
   return readFileSync(file, 'utf8')
@@ -63,6 +66,12 @@ export function loadScreeningSets(): ScreeningSet[] {
       name: 'in-repo',
       description: 'libs/guardrails/eval/screen-eval.jsonl (written by the project; six languages, obfuscations, benign look-alikes)',
       prompts: loadEvalSet().map((p) => ({ text: p.text, attack: p.label === 'attack', source: 'in-repo', lang: p.language })),
+      trainable: true,
+    },
+    {
+      name: 'project-docs',
+      description: "the project's own documentation cut into chunks by kb-api's chunker (benign documents, as the ingest screen meets them)",
+      prompts: readRows(PROJECT_DOCUMENTS_PATH, 'project-docs'),
       trainable: true,
     },
     {

@@ -1,4 +1,4 @@
-import artifact from '../../../models/prompt-classifier-v1.json';
+import artifact from '../../../models/prompt-classifier-v2.json';
 import { ClassifierArtifact, loadClassifier, PromptClassifier } from './prompt-classifier';
 
 /**

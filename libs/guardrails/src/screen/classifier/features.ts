@@ -102,7 +102,10 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
   const { words, chars, merged } = familiesFor(config.bits);
   try {
     let previous: string | null = null;
-    for (const match of lower.matchAll(TOKEN)) {
+    // exec over the one global expression: matchAll would clone it (and its compiled code) per call,
+    // which for a short text costs more than the text itself.
+    TOKEN.lastIndex = 0;
+    for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
       const token = match[0];
       addCount(words, fnv(WORD_SEED, token) & mask);
       if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
@@ -125,7 +128,10 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
     scaled(words, Math.SQRT1_2, config.wordFloor, merged);
     scaled(chars, Math.SQRT1_2, config.charFloor, merged);
     const indices = Uint32Array.from(merged.touched).sort();
-    const values = Float64Array.from(indices, (i) => merged.counts[i]);
+    // A plain loop: Float64Array.from with a mapping function took a slow generic path that cost
+    // more than featurizing a sentence.
+    const values = new Float64Array(indices.length);
+    for (let k = 0; k < indices.length; k++) values[k] = merged.counts[indices[k]];
     return { indices, values };
   } finally {
     clear(words);

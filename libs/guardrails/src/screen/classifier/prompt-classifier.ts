@@ -1,4 +1,12 @@
 import { featurize, FeatureConfig, SparseVector } from './features';
+import { promptSegments } from './segments';
+
+/**
+ * How a prompt's score is taken: `whole` scores the prompt as one text; `max-over-sentences` takes
+ * the highest of the whole prompt's score and each of its sentences' (segments.ts), for a model
+ * trained to recognise an injection sentence carried by an ordinary request.
+ */
+export type ClassifierScoring = 'whole' | 'max-over-sentences';
 
 /**
  * The committed model artifact (libs/guardrails/models/<id>.json), written by
@@ -11,12 +19,13 @@ export interface ClassifierArtifact {
   bias: number;
   scale: number;
   threshold: number;
+  scoring: ClassifierScoring;
   weights: string;
   training: Record<string, unknown>;
 }
 
 export interface PromptClassifier {
-  /** Model version, e.g. `prompt-classifier-v1`; part of the screen's ruleset_version. */
+  /** Model version, e.g. `prompt-classifier-v2`; part of the screen's ruleset_version. */
   readonly id: string;
   /** The calibrated threshold (the default of `input_screen.classifier_threshold`). */
   readonly threshold: number;
@@ -35,17 +44,23 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /** Checks the artifact's shape and decodes its weights once; a bad artifact fails at boot. */
 export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
-  const { id, features, bias, scale, threshold } = artifact;
+  const { id, features, bias, scale, threshold, scoring } = artifact;
   if (typeof id !== 'string' || !/^[a-z0-9-]+$/.test(id)) throw new Error('classifier artifact: bad id');
   if (!Number.isInteger(features?.bits) || features.bits < 8 || features.bits > 24) throw new Error('classifier artifact: bad feature bits');
   if (!(threshold >= 0 && threshold <= 1) || !Number.isFinite(bias) || !(scale > 0)) throw new Error('classifier artifact: bad numbers');
+  if (scoring !== 'whole' && scoring !== 'max-over-sentences') throw new Error('classifier artifact: bad scoring');
   const bytes = Buffer.from(artifact.weights, 'base64');
   if (bytes.length !== 1 << features.bits) throw new Error(`classifier artifact: ${bytes.length} weights for ${features.bits} bits`);
   // Kept as bytes (a quarter of the memory of floats); the one scale is applied to the sum.
   const quantized = Int8Array.from(bytes);
+  const scoreOf = (text: string) => sigmoid(bias + scale * linearScore(featurize(text, features), quantized, 0));
   return {
     id,
     threshold,
-    score: (text) => sigmoid(bias + scale * linearScore(featurize(text, features), quantized, 0)),
+    score: (text) => {
+      let best = scoreOf(text);
+      if (scoring === 'max-over-sentences') for (const segment of promptSegments(text)) best = Math.max(best, scoreOf(segment));
+      return best;
+    },
   };
 }
