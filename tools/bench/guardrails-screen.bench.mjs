@@ -5,7 +5,8 @@
 // Reports, per prompt kind, p50/p99 latency of sequential screens, screens/s of wall time, screens
 // per CPU second of the whole process (all threads: "on one core"), screens/s with every screen in
 // flight at once, with the classifier layer on (the default) and off; then the cost of the
-// classifier's scoring alone on the 2 KB prompt; last, over a few screens each, the wall-clock cost
+// classifier's scoring alone on the 2 KB prompt and on the public sets' real prompts of about 2 KB
+// (1,800-2,300 characters: varied text, unlike the repeated sentence); last, over a few screens each, the wall-clock cost
 // and outcome of a backtracking user pattern on a prompt where it runs away (must fail closed) and
 // on one where it is slow but ends (must pass). The matcher budgets its thread's CPU time where
 // /proc can be read (`budget_clock`): with --busy N (N sibling processes spinning on the cores
@@ -18,6 +19,7 @@ const require = createRequire(import.meta.url);
 const { createGuardrails, DEFAULT_SETTINGS, normalizeText } = require('@platform/guardrails');
 const { DEFAULT_CLASSIFIER } = require('../../libs/guardrails/src/screen/classifier/default-classifier.ts');
 const { platformThreadCpuTime } = require('../../libs/guardrails/src/screen/thread-cpu-time.ts');
+const { loadScreeningSets } = require('../../libs/guardrails/eval/public-sets.ts');
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, busy: { type: 'string', default: '0' } } });
 const count = Number(values.count);
 const busy = Number(values.busy);
@@ -86,17 +88,26 @@ for (const [layers, over] of [['classifier_on', {}], ['classifier_off', { 'input
   for (const [kind, prompt] of Object.entries(PROMPTS)) report[layers][kind] = await measure(prompt);
 }
 
-// The classifier alone (feature hashing and the dot product) on the normalized 2 KB prompt.
-const normalized = normalizeText(PROMPTS.benign_with_trigger_words, { enabled: true, nfkc: true, strip_zero_width: true, casefold: true, fold_confusables: true, decode_base64_blobs: false });
-for (let i = 0; i < 2000; i++) DEFAULT_CLASSIFIER.score(normalized);
-const scoreTimes = [];
-for (let i = 0; i < count; i++) {
-  const t = process.hrtime.bigint();
-  DEFAULT_CLASSIFIER.score(normalized);
-  scoreTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+// The classifier alone (feature hashing, its sentences, the dot products) on normalized prompts, in turn.
+const normalization = { enabled: true, nfkc: true, strip_zero_width: true, casefold: true, fold_confusables: true, decode_base64_blobs: false };
+function scoreOnly(prompts) {
+  const texts = prompts.map((p) => normalizeText(p, normalization));
+  for (let i = 0; i < 2000; i++) DEFAULT_CLASSIFIER.score(texts[i % texts.length]);
+  const scoreTimes = [];
+  for (let i = 0; i < count; i++) {
+    const t = process.hrtime.bigint();
+    DEFAULT_CLASSIFIER.score(texts[i % texts.length]);
+    scoreTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  scoreTimes.sort((a, b) => a - b);
+  return { prompts: texts.length, p50_ms: quantile(scoreTimes, 0.5), p99_ms: quantile(scoreTimes, 0.99) };
 }
-scoreTimes.sort((a, b) => a - b);
-report.classifier_score_only = { p50_ms: quantile(scoreTimes, 0.5), p99_ms: quantile(scoreTimes, 0.99) };
+report.classifier_score_only = scoreOnly([PROMPTS.benign_with_trigger_words]);
+report.classifier_score_public_2kb = scoreOnly(
+  loadScreeningSets()
+    .flatMap((set) => set.prompts.map((p) => p.text))
+    .filter((text) => text.length >= 1800 && text.length <= 2300),
+);
 
 // A user pattern with catastrophic backtracking. On "a"×40 + "!" it runs away and the budget cuts it
 // off (the screen fails closed); on "a"×23 + "!" it gives up after about half the budget's worth of

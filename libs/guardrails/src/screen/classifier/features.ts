@@ -93,37 +93,42 @@ function clear(family: Family): void {
 }
 
 /**
- * The feature vector of `text`. Casefolding is repeated here (cheap and idempotent) so a host that
- * switched normalization off still scores text the way the model was trained.
+ * Counts `text`'s word 1–2-grams into `words` and its character n-grams into `chars`. Casefolding is
+ * repeated here (cheap and idempotent) so a host that switched normalization off still scores text
+ * the way the model was trained.
  */
-export function featurize(text: string, config: FeatureConfig): SparseVector {
+function countGrams(text: string, config: FeatureConfig, words: Family, chars: Family): void {
   const mask = (1 << config.bits) - 1;
   const lower = text.toLowerCase();
+  let previous: string | null = null;
+  // exec over the one global expression: matchAll would clone it (and its compiled code) per call,
+  // which for a short text costs more than the text itself.
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
+    const token = match[0];
+    addCount(words, fnv(WORD_SEED, token) & mask);
+    if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
+    previous = token;
+  }
+
+  // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
+  // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
+  const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
+  for (let start = 0; start + config.charMin <= compact.length; start++) {
+    let h = CHAR_SEED;
+    const last = Math.min(compact.length, start + config.charMax);
+    for (let end = start; end < last; end++) {
+      h = Math.imul(h ^ compact.charCodeAt(end), FNV_PRIME);
+      if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
+    }
+  }
+}
+
+/** The feature vector of `text` (what training learns from). */
+export function featurize(text: string, config: FeatureConfig): SparseVector {
   const { words, chars, merged } = familiesFor(config.bits);
   try {
-    let previous: string | null = null;
-    // exec over the one global expression: matchAll would clone it (and its compiled code) per call,
-    // which for a short text costs more than the text itself.
-    TOKEN.lastIndex = 0;
-    for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
-      const token = match[0];
-      addCount(words, fnv(WORD_SEED, token) & mask);
-      if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
-      previous = token;
-    }
-
-    // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
-    // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
-    const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
-    for (let start = 0; start + config.charMin <= compact.length; start++) {
-      let h = CHAR_SEED;
-      const last = Math.min(compact.length, start + config.charMax);
-      for (let end = start; end < last; end++) {
-        h = Math.imul(h ^ compact.charCodeAt(end), FNV_PRIME);
-        if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
-      }
-    }
-
+    countGrams(text, config, words, chars);
     // Both families weigh the same: words carry phrasing, character grams carry spelling variants.
     scaled(words, Math.SQRT1_2, config.wordFloor, merged);
     scaled(chars, Math.SQRT1_2, config.charFloor, merged);
@@ -137,5 +142,33 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
     clear(words);
     clear(chars);
     clear(merged);
+  }
+}
+
+/** One family's share of the linear score: its scaled values (as in `scaled`) times their weights. */
+function familyScore(family: Family, weight: number, floor: number, weights: ArrayLike<number>): number {
+  let norm = 0;
+  let dot = 0;
+  for (const k of family.touched) {
+    const v = 1 + Math.log(family.counts[k]);
+    norm += v * v;
+    dot += v * weights[k];
+  }
+  return norm === 0 ? 0 : (dot * weight) / Math.sqrt(Math.max(norm, floor));
+}
+
+/**
+ * `Σ weights[k] · featurize(text)[k]` without building the vector: the screen's path, where the
+ * merged, sorted vector only cost time (the score is linear in both families). Equal to
+ * `linearScore(featurize(text, config), weights, 0)` up to the order of floating-point additions.
+ */
+export function weightedSum(text: string, config: FeatureConfig, weights: ArrayLike<number>): number {
+  const { words, chars } = familiesFor(config.bits);
+  try {
+    countGrams(text, config, words, chars);
+    return familyScore(words, Math.SQRT1_2, config.wordFloor, weights) + familyScore(chars, Math.SQRT1_2, config.charFloor, weights);
+  } finally {
+    clear(words);
+    clear(chars);
   }
 }

@@ -1,4 +1,4 @@
-import { featurize, FeatureConfig, SparseVector } from './features';
+import { FeatureConfig, SparseVector, weightedSum } from './features';
 import { promptSegments } from './segments';
 
 /**
@@ -53,7 +53,7 @@ export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
   if (bytes.length !== 1 << features.bits) throw new Error(`classifier artifact: ${bytes.length} weights for ${features.bits} bits`);
   // Kept as bytes (a quarter of the memory of floats); the one scale is applied to the sum.
   const quantized = Int8Array.from(bytes);
-  const scoreOf = (text: string) => sigmoid(bias + scale * linearScore(featurize(text, features), quantized, 0));
+  const scoreOf = (text: string) => sigmoid(bias + scale * weightedSum(text, features, quantized));
   return {
     id,
     threshold,
