@@ -188,15 +188,25 @@ under a first model, each attack's highest-scoring sentence as an attack (one ro
 multiple-instance learning), 40 epochs instead of 20, and it learns the project's own documentation
 as benign text (\`project-docs\`; below, "Benign documents", why). The design was chosen on
 out-of-fold scores of the training parts only (threshold at ≤ 1% out-of-fold false positives on
-every set): deepset 45.4% → 60.5%, jackhhao 87.4% → 86.7%. Windows of 8–24 words instead of
-sentences, splitting also before "but / now / then" (and German equivalents), weighing the sentence
-examples twice or half, a second learning round, L2, a larger learning rate or character 5-grams
-changed deepset's out-of-fold detection by a few points either way and were left out. Held out with
-v1 (default settings): deepset 51.0% (26/51) at 1.2% (1/86) false positives, jackhhao 91.1%
-(92/101) at 0.0%, in-repo 100.0% at 0.0%, trigger-words-benign 1.7% (1/58). The held-out parts were
-screened twice in choosing v2: a first candidate without the documentation (deepset 70.6%, jackhhao
-93.1%, trigger-words-benign 3.4%: one classifier false positive more) flagged many benign document
-chunks, which the documentation in training mended; nothing else was changed between the two.
+every set). Windows of 8–24 words instead of sentences, splitting also before "but / now / then"
+(and German equivalents), weighing the sentence examples twice or half, a second learning round,
+L2, a larger learning rate, averaging the weights of the last epochs or character 5-grams changed
+deepset's out-of-fold detection by a few points either way and were left out.
+
+Out of fold, v1 detected 45.4% of deepset's and 87.4% of jackhhao's training attacks; v2 57.2% and
+82.1%. Its threshold (0.97 against v1's 0.91) is set by two benign look-alikes of the in-repo set
+scoring 0.965 and 0.966 out of fold, where the budget allows one: with 150–300 benign prompts a set,
+the calibration turns on single prompts, and an earlier v2 candidate that differed only in how the
+documentation was cut into chunks calibrated at 0.93. Held out with v1 (default settings): deepset
+51.0% (26/51) at 1.2% (1/86) false positives, jackhhao 91.1% (92/101) at 0.0%, in-repo 100.0% at
+0.0%, trigger-words-benign 1.7% (1/58). v2 detects four more of deepset's held-out attacks and three
+fewer of jackhhao's, with no more false positives, and flags far fewer benign documents (below).
+The held-out parts were screened for three candidates while v2 was settled: the first, without the
+documentation in training (deepset 70.6%, jackhhao 93.1%, trigger-words-benign 3.4%), flagged many
+benign document chunks; the second, with the documentation cut into overlapping chunks (66.7%,
+91.1%, 1.7%), let held-out documentation chunks share text with trained ones (a reviewer found it);
+this one cuts the documentation without overlap. Nothing else changed between them, and no figure
+of a held-out part was used to choose a setting.
 
 ### In-sample (the classifier's training part)
 
@@ -220,7 +230,10 @@ ${documentRows.map((r) => `- ${r.name}: ${r.description}.`).join('\n')}
 
 \`prompt-classifier-v1\` was trained on prompts only and flagged 7.5% of the package docs' chunks
 (492 of 6,539, classifier alone, the same chunks); the first v2 candidate (sentence scoring, no
-documents in training) flagged about 16% of the packages' README chunks. v2 therefore also learns from the project's own documentation (\`project-docs\`
+documents in training) flagged about 16% of the packages' README chunks, the second (documentation
+in training, threshold 0.93) 1.4% of the package docs. The package docs decided that documentation
+belongs in training, so their figure is no longer an untouched measurement; SciFact's abstracts
+were not looked at for it. v2 therefore also learns from the project's own documentation (\`project-docs\`
 above, its held-out quarter never trained on), and its threshold keeps that set's out-of-fold false
 positives at 1% or less as for every other set.
 

@@ -196,7 +196,7 @@ const artifact = {
   scoring: SCORING,
   training: {
     command: COMMAND,
-    algorithm: `logistic regression, AdaGrad SGD, L2; hashed word 1-2-grams and character ${FEATURES.charMin}-${FEATURES.charMax}-grams of the normalized prompt and of its sentences (at least ${MIN_SEGMENT_CHARS} characters); benign prompts' sentences as benign examples, each attack's highest-scoring sentence under a first model as an attack example; a prompt scores the highest of itself and its sentences`,
+    algorithm: `logistic regression, AdaGrad SGD (L2 weight in the hyperparameters); hashed word 1-2-grams and character ${FEATURES.charMin}-${FEATURES.charMax}-grams of the normalized prompt and of its sentences (at least ${MIN_SEGMENT_CHARS} characters); benign prompts' sentences as benign examples, each attack's highest-scoring sentence under a first model as an attack example; a prompt scores the highest of itself and its sentences`,
     hyperparameters: HYPER,
     data: Object.fromEntries(sets.map((set) => [set.name, { description: set.description, training_rows: examples.filter((e) => e.set === set.name).length }])),
     threshold_calibration: `lowest threshold with out-of-fold false positives <= ${HYPER.maxFalsePositives * 100}% on every set (${HYPER.folds} folds of the training part)`,

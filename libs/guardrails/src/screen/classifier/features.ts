@@ -1,9 +1,9 @@
 /**
- * Feature hashing for the prompt classifier: word unigrams and bigrams plus character 3- to
- * 5-grams of the (normalized) prompt, hashed into a fixed number of buckets. Training and screening
- * call this same function, so the committed weights always line up with what the screen computes.
- * Only integer arithmetic and one pass over the text: deterministic on every platform, and cheap
- * enough to run on every prompt in the request thread.
+ * Feature hashing for the prompt classifier: word unigrams and bigrams plus character n-grams
+ * (lengths from the model's config) of the (normalized) prompt, hashed into a fixed number of
+ * buckets. Training and screening count with this same code, so the committed weights always line
+ * up with what the screen computes. Hashing is integer arithmetic in one pass over the text, so the
+ * buckets are the same on every platform; cheap enough to run on every prompt in the request thread.
  */
 
 /** A sparse feature vector: bucket indices (ascending, distinct) and their values. */

@@ -47,6 +47,11 @@ export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
   const { id, features, bias, scale, threshold, scoring } = artifact;
   if (typeof id !== 'string' || !/^[a-z0-9-]+$/.test(id)) throw new Error('classifier artifact: bad id');
   if (!Number.isInteger(features?.bits) || features.bits < 8 || features.bits > 24) throw new Error('classifier artifact: bad feature bits');
+  // A missing floor or gram length would make every score NaN, and NaN never reaches a threshold:
+  // a damaged artifact would let everything through instead of failing at boot.
+  const { charMin, charMax, wordFloor, charFloor } = features;
+  if (!Number.isInteger(charMin) || !Number.isInteger(charMax) || charMin < 1 || charMax < charMin || charMax > 8) throw new Error('classifier artifact: bad character gram lengths');
+  if (!(wordFloor >= 0 && Number.isFinite(wordFloor)) || !(charFloor >= 0 && Number.isFinite(charFloor))) throw new Error('classifier artifact: bad feature floors');
   if (!(threshold >= 0 && threshold <= 1) || !Number.isFinite(bias) || !(scale > 0)) throw new Error('classifier artifact: bad numbers');
   if (scoring !== 'whole' && scoring !== 'max-over-sentences') throw new Error('classifier artifact: bad scoring');
   const bytes = Buffer.from(artifact.weights, 'base64');

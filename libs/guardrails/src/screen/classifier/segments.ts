@@ -8,7 +8,10 @@
  */
 export const MIN_SEGMENT_CHARS = 8;
 
-const BOUNDARY = /\s*\n\s*|(?<=[.!?:;])\s+/u;
+// One character per boundary, no quantifier: with `\s*\n\s*` a long run of spaces without a line
+// break backtracked at every position (quadratic; 50,000 spaces took seconds). The whitespace left
+// around a piece is trimmed below, and the empty pieces between two boundaries are dropped.
+const BOUNDARY = /\n|(?<=[.!?:;])\s/u;
 
 export function promptSegments(text: string): string[] {
   const segments = text
