@@ -5,9 +5,10 @@
 // (libs/guardrails/eval/screen-eval.jsonl) in full with the default settings, per language,
 // category and obfuscation, with every miss and false positive.
 //   node -r ./tools/swc-register.cjs tools/eval/guardrails-screen-eval.mjs [--write] [--data <file.jsonl>] [--scifact <dir>]
-// Then benign documents as the ingest screen meets them (indirect injection): the kb retrieval
-// evaluation's package docs in kb-api's chunks and, when the folder is there, BEIR SciFact's abstracts
-// (--scifact, by default ../shared/eval/scifact next to the repository). --write also saves the report to docs/guardrails-eval.md. Exit code 1 when a target is missed on
+// Then benign texts nobody trained on: documents as the ingest screen meets them (indirect injection;
+// the kb retrieval evaluation's package docs in kb-api's chunks), that evaluation's questions and,
+// when the folder is there, BEIR SciFact's abstracts and train claims (--scifact, by default
+// ../shared/eval/scifact next to the repository). --write also saves the report to docs/guardrails-eval.md. Exit code 1 when a target is missed on
 // the project's set (the public held-out figures are reported as measured).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,7 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { createGuardrails, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { EVAL_SET_PATH, loadEvalSet, scoreEval, screenEvalSet } = require('../../libs/guardrails/eval/screen-eval-set.ts');
 const { HELD_OUT_FRACTION, loadScreeningSets, partsOf } = require('../../libs/guardrails/eval/public-sets.ts');
-const { loadCorpus } = require('../../apps/kb-api/eval/retrieval-eval.ts');
+const { loadCorpus, loadQuestions } = require('../../apps/kb-api/eval/retrieval-eval.ts');
 const { chunkMarkdown } = require('../../apps/kb-api/src/app/ingest/chunker.ts');
 
 const TARGET_DETECTION = 0.9;
@@ -83,10 +84,21 @@ for (const [configuration, settings] of Object.entries(CONFIGURATIONS)) {
 const documentSets = [
   { name: 'package docs', description: "the kb retrieval evaluation's corpus (READMEs and docs of installed packages, apps/kb-api/eval/corpus-packages.json) in kb-api's chunks", texts: loadCorpus().flatMap((d) => chunkMarkdown(d.content).map((c) => c.text)) },
 ];
+const questions = loadQuestions();
+documentSets.push({
+  name: 'kb questions',
+  description: "the kb retrieval evaluation's questions (apps/kb-api/eval/retrieval-questions.json), answerable and not: benign prompts as users ask them",
+  texts: [...questions.answerable, ...questions.unanswerable].map((q) => q.question),
+});
+const jsonLines = (file) => readFileSync(file).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
 const scifactCorpus = join(values.scifact, 'corpus.jsonl.gz');
 if (existsSync(scifactCorpus)) {
   const abstracts = gunzipSync(readFileSync(scifactCorpus)).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
   documentSets.push({ name: 'SciFact abstracts', description: "BEIR SciFact's corpus, title and abstract as one text", texts: abstracts.map((d) => `${d.title}\n\n${d.text}`) });
+}
+const scifactClaims = join(values.scifact, 'queries-train.jsonl');
+if (existsSync(scifactClaims)) {
+  documentSets.push({ name: 'SciFact claims', description: "BEIR SciFact's 809 train claims: benign prompts, one scientific sentence each", texts: jsonLines(scifactClaims).map((q) => q.text) });
 }
 guardrails.updateSettings(DEFAULT_SETTINGS);
 await guardrails.warmUp();
@@ -216,13 +228,13 @@ ${publicTable('in-sample')}
 
 ${heldOutFalsePositives.length === 0 ? 'None.' : heldOutFalsePositives.map((f) => `- ${f.set} → ${code(f.rule_id)}: ${code(visible(shortText(f.text)))}`).join('\n')}
 
-## Benign documents (indirect injection)
+## Benign documents (indirect injection) and questions
 
 kb-api screens every document chunk at ingest with the same screen; a flagged chunk is kept out of
-answers (or quoted as data). Documents nobody trained on, screened with the default settings; every
-flag here is a false positive:
+answers (or quoted as data). Documents and questions nobody trained on, screened with the default
+settings; every flag here is a false positive:
 
-| documents | texts | flagged by a rule | flagged by the classifier | flagged in all |
+| benign texts | texts | flagged by a rule | flagged by the classifier | flagged in all |
 |---|---|---|---|---|
 ${documentRows.map((r) => `| ${r.name} | ${r.count} | ${r.byRules} | ${r.byClassifier} | ${(((r.byRules + r.byClassifier) / r.count) * 100).toFixed(2)}% |`).join('\n')}
 
