@@ -87,7 +87,8 @@ const documentSets = [
 const questions = loadQuestions();
 documentSets.push({
   name: 'kb questions',
-  description: "the kb retrieval evaluation's questions (apps/kb-api/eval/retrieval-questions.json), answerable and not: benign prompts as users ask them",
+  description:
+    "the kb retrieval evaluation's questions (apps/kb-api/eval/retrieval-questions.json), answerable and not: benign prompts as users ask them. Not quite untouched: docs/kb-retrieval-eval.md quotes some of them, and part of its chunks are in project-docs' training part",
   texts: [...questions.answerable, ...questions.unanswerable].map((q) => q.question),
 });
 const jsonLines = (file) => readFileSync(file).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
@@ -98,7 +99,8 @@ if (existsSync(scifactCorpus)) {
 }
 const scifactClaims = join(values.scifact, 'queries-train.jsonl');
 if (existsSync(scifactClaims)) {
-  documentSets.push({ name: 'SciFact claims', description: "BEIR SciFact's 809 train claims: benign prompts, one scientific sentence each", texts: jsonLines(scifactClaims).map((q) => q.text) });
+  const claims = jsonLines(scifactClaims).map((q) => q.text);
+  documentSets.push({ name: 'SciFact claims', description: `BEIR SciFact's ${claims.length} train claims: benign prompts, one scientific sentence each`, texts: claims });
 }
 guardrails.updateSettings(DEFAULT_SETTINGS);
 await guardrails.warmUp();
@@ -208,9 +210,9 @@ deepset's out-of-fold detection by a few points either way and were left out.
 Out of fold, v1 detected 45.4% of deepset's and 87.4% of jackhhao's training attacks; v2 57.2% and
 82.1%. Its threshold (0.97 against v1's 0.91) is set by two benign look-alikes of the in-repo set
 scoring 0.965 and 0.966 out of fold, where the budget allows one: with 150–300 benign prompts a set,
-the calibration turns on single prompts, and an earlier v2 candidate that differed only in how the
-documentation was cut into chunks calibrated at 0.93. Held out with v1 (default settings): deepset
-51.0% (26/51) at 1.2% (1/86) false positives, jackhhao 91.1% (92/101) at 0.0%, in-repo 100.0% at
+the calibration turns on single prompts (project-docs has 146 in its training part), and an earlier
+v2 candidate that differed only in how the documentation was cut into chunks calibrated at 0.93.
+Held out with v1 (default settings): deepset 51.0% (26/51) at 1.2% (1/86) false positives, jackhhao 91.1% (92/101) at 0.0%, in-repo 100.0% at
 0.0%, trigger-words-benign 1.7% (1/58). v2 detects four more of deepset's held-out attacks and three
 fewer of jackhhao's, with no more false positives, and flags far fewer benign documents (below).
 The held-out parts were screened for three candidates while v2 was settled: the first, without the
@@ -232,7 +234,8 @@ ${heldOutFalsePositives.length === 0 ? 'None.' : heldOutFalsePositives.map((f) =
 
 kb-api screens every document chunk at ingest with the same screen; a flagged chunk is kept out of
 answers (or quoted as data). Documents and questions nobody trained on, screened with the default
-settings; every flag here is a false positive:
+settings; every flag here is a false positive (the kb questions are the exception to "nobody trained
+on", see below):
 
 | benign texts | texts | flagged by a rule | flagged by the classifier | flagged in all |
 |---|---|---|---|---|
