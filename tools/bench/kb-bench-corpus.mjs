@@ -194,3 +194,21 @@ export function interleavedQueries({ claims, docQuestions, manual }) {
   }
   return queries;
 }
+
+/**
+ * The command-line options naming the benchmark corpus and the database it is seeded into, shared by
+ * every benchmark that seeds (kb-retrieve) or reuses (kb-score, kb-serve-cost) that database.
+ */
+export const CORPUS_OPTIONS = {
+  scifact: { type: 'string' },
+  man: { type: 'string', default: '/usr/share/man' },
+  chunks: { type: 'string', default: '100000' },
+  database: { type: 'string', default: 'kb_retrieve_bench' },
+};
+
+/** The corpus and its queries for parsed CORPUS_OPTIONS (the same documents and queries in every benchmark). */
+export function corpusAndQueries(values) {
+  if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
+  const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
+  return { corpus, queries: benchQueries({ scifact: values.scifact, documents: corpus.documents }) };
+}

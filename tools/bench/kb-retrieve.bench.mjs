@@ -12,17 +12,14 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stop } from './lib.mjs';
-import { benchQueries, buildCorpus, interleavedQueries } from './kb-bench-corpus.mjs';
+import { CORPUS_OPTIONS, corpusAndQueries, interleavedQueries } from './kb-bench-corpus.mjs';
 import { dropDatabase, kbEnvironment, percentile, startApi, termStatsDrift, tokenFor } from './kb-bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
-    scifact: { type: 'string' },
-    man: { type: 'string', default: '/usr/share/man' },
-    chunks: { type: 'string', default: '100000' },
+    ...CORPUS_OPTIONS,
     users: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '30' },
-    database: { type: 'string', default: 'kb_retrieve_bench' },
     port: { type: 'string', default: '3950' },
     keep: { type: 'boolean', default: false },
     // Every query ranked in SQL (KB_LEXICAL_INDEX_MAX_MB=0): the same build measured without the in-memory index.
@@ -31,13 +28,12 @@ const { values } = parseArgs({
     processes: { type: 'string', default: '1' },
   },
 });
-if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
 const users = Number(values.users);
 const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
 
-const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
-const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
-const queries = interleavedQueries({ claims, docQuestions, manual });
+const { corpus, queries: kinds } = corpusAndQueries(values);
+const { claims, docQuestions, manual } = kinds;
+const queries = interleavedQueries(kinds);
 
 const { env, db, issuer, baseUrl } = await kbEnvironment(values.database, Number(values.port));
 const seedStarted = performance.now();

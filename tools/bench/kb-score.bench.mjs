@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchQueries, buildCorpus } from './kb-bench-corpus.mjs';
+import { CORPUS_OPTIONS, corpusAndQueries } from './kb-bench-corpus.mjs';
 
 const require = createRequire(import.meta.url);
 const { LexicalIndex } = require('../../apps/kb-api/src/app/retrieval/lexical-index.ts');
@@ -24,14 +24,12 @@ const { TermStatsRepository } = require('../../apps/kb-api/src/app/retrieval/ter
 
 const { values } = parseArgs({
   options: {
-    scifact: { type: 'string' },
-    man: { type: 'string', default: '/usr/share/man' },
-    chunks: { type: 'string', default: '100000' },
-    database: { type: 'string', default: 'kb_retrieve_bench' },
+    ...CORPUS_OPTIONS,
     rounds: { type: 'string', default: '3' },
   },
 });
-if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
+// The retrieve benchmark's queries (checks --scifact before anything connects).
+const kinds = corpusAndQueries(values).queries;
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 server.pathname = `/${values.database}`;
 const db = new pg.Pool({ connectionString: server.toString(), max: 2 });
@@ -46,10 +44,6 @@ const ids = (await chunkRows.liveChunkIds('default')).sort((a, b) => a - b);
 for (const row of await chunkRows.chunks('default', ids)) index.add(row);
 const loadSeconds = (performance.now() - loadStarted) / 1000;
 
-// The retrieve benchmark's queries, interleaved the same way.
-const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
-const { claims, docQuestions, manual } = benchQueries({ scifact: values.scifact, documents: corpus.documents });
-const kinds = { claims, docQuestions, manual };
 const analyse = (words, languages) => termStats.analyse(words, languages);
 const prepared = [];
 for (const [kind, list] of Object.entries(kinds)) {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchQueries, buildCorpus, interleavedQueries } from './kb-bench-corpus.mjs';
+import { CORPUS_OPTIONS, corpusAndQueries, interleavedQueries } from './kb-bench-corpus.mjs';
 import { kbApiEnv, percentile } from './kb-bench-support.mjs';
 import { startDist, stop, waitReady } from './lib.mjs';
 
@@ -22,10 +22,7 @@ const { TestJwksIssuer } = require('@platform/testing');
 
 const { values } = parseArgs({
   options: {
-    scifact: { type: 'string' },
-    man: { type: 'string', default: '/usr/share/man' },
-    chunks: { type: 'string', default: '100000' },
-    database: { type: 'string', default: 'kb_retrieve_bench' },
+    ...CORPUS_OPTIONS,
     route: { type: 'string', default: 'retrieve' },
     seconds: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '2' },
@@ -34,12 +31,10 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
   },
 });
-if (!values.scifact) throw new Error('--scifact <folder holding corpus.jsonl.gz and queries-train.jsonl> is required');
 if (!['retrieve', 'chat'].includes(values.route)) throw new Error('--route is retrieve or chat');
 
 // The same queries, in the same interleaving, as kb-retrieve.bench.mjs.
-const corpus = buildCorpus({ scifact: values.scifact, manDir: values.man, chunks: Number(values.chunks) });
-const queries = interleavedQueries(benchQueries({ scifact: values.scifact, documents: corpus.documents }));
+const queries = interleavedQueries(corpusAndQueries(values).queries);
 
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;

@@ -91,15 +91,15 @@ documentSets.push({
     "the kb retrieval evaluation's questions (apps/kb-api/eval/retrieval-questions.json), answerable and not: benign prompts as users ask them. Not quite untouched: docs/kb-retrieval-eval.md quotes some of them, and part of its chunks are in project-docs' training part",
   texts: [...questions.answerable, ...questions.unanswerable].map((q) => q.question),
 });
-const jsonLines = (file) => readFileSync(file).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+const jsonLines = (text) => text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
 const scifactCorpus = join(values.scifact, 'corpus.jsonl.gz');
 if (existsSync(scifactCorpus)) {
-  const abstracts = gunzipSync(readFileSync(scifactCorpus)).toString('utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  const abstracts = jsonLines(gunzipSync(readFileSync(scifactCorpus)).toString('utf8'));
   documentSets.push({ name: 'SciFact abstracts', description: "BEIR SciFact's corpus, title and abstract as one text", texts: abstracts.map((d) => `${d.title}\n\n${d.text}`) });
 }
 const scifactClaims = join(values.scifact, 'queries-train.jsonl');
 if (existsSync(scifactClaims)) {
-  const claims = jsonLines(scifactClaims).map((q) => q.text);
+  const claims = jsonLines(readFileSync(scifactClaims, 'utf8')).map((q) => q.text);
   documentSets.push({ name: 'SciFact claims', description: `BEIR SciFact's ${claims.length} train claims: benign prompts, one scientific sentence each`, texts: claims });
 }
 guardrails.updateSettings(DEFAULT_SETTINGS);
