@@ -6,7 +6,8 @@
 // per CPU second of the whole process (all threads: "on one core"), screens/s with every screen in
 // flight at once, with the classifier layer on (the default) and off; then the cost of the
 // classifier's scoring alone on the 2 KB prompt and on the public sets' real prompts of about 2 KB
-// (1,800-2,300 characters: varied text, unlike the repeated sentence); last, over a few screens each, the wall-clock cost
+// (1,800-2,300 characters: varied text, unlike the repeated sentence); then on 50,000-character prompts,
+// the longest the event loop is held at once; last, over a few screens each, the wall-clock cost
 // and outcome of a backtracking user pattern on a prompt where it runs away (must fail closed) and
 // on one where it is slow but ends (must pass). The matcher budgets its thread's CPU time where
 // /proc can be read (`budget_clock`): with --busy N (N sibling processes spinning on the cores
@@ -108,6 +109,40 @@ report.classifier_score_public_2kb = scoreOnly(
     .flatMap((set) => set.prompts.map((p) => p.text))
     .filter((text) => text.length >= 1800 && text.length <= 2300),
 );
+
+// The longest prompt the default settings let through (50,000 characters), of ordinary sentences and
+// of random printable text (every character gram distinct: the most expensive kind). The screen scores
+// it a window at a time (scoreInTurns) and yields to the event loop between windows: total scoring
+// time, and the longest the event loop was held at once.
+async function longPrompt(text) {
+  await DEFAULT_CLASSIFIER.scoreInTurns(text);
+  const totals = [];
+  let longestHold = 0;
+  let pauses = 0;
+  for (let i = 0; i < 20; i++) {
+    let last = process.hrtime.bigint();
+    const pause = async () => {
+      const now = process.hrtime.bigint();
+      longestHold = Math.max(longestHold, Number(now - last) / 1e6);
+      pauses++;
+      await new Promise((resolve) => setImmediate(resolve));
+      last = process.hrtime.bigint();
+    };
+    const t = process.hrtime.bigint();
+    await DEFAULT_CLASSIFIER.scoreInTurns(text, pause);
+    longestHold = Math.max(longestHold, Number(process.hrtime.bigint() - last) / 1e6);
+    totals.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  totals.sort((a, b) => a - b);
+  return { chars: text.length, total_p50_ms: quantile(totals, 0.5), longest_hold_ms: Math.round(longestHold * 1000) / 1000, pauses_per_prompt: pauses / 20 };
+}
+let seed = 12345;
+const nextRandom = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+const randomText = Array.from({ length: 50_000 }, () => String.fromCharCode(0x21 + Math.floor(nextRandom() * 94))).join('');
+report.classifier_long_prompt = {
+  sentences_50k: await longPrompt(normalizeText('Please summarise the quarterly results and list the main risks for the next period. '.repeat(600).slice(0, 50_000), normalization)),
+  random_50k: await longPrompt(normalizeText(randomText, normalization)),
+};
 
 // A user pattern with catastrophic backtracking. On "a"×40 + "!" it runs away and the budget cuts it
 // off (the screen fails closed); on "a"×23 + "!" it gives up after about half the budget's worth of

@@ -141,7 +141,7 @@ export async function screenPrompt(
     from = report.resumeAt;
   }
   if (s.classifier_enabled) {
-    result.classifier_score = classifier.score(normalized.text);
+    result.classifier_score = await classifier.scoreInTurns(normalized.text);
     if (result.classifier_score >= s.classifier_threshold) return hit(`classifier.${classifier.id}`);
   }
   return result;

@@ -8,7 +8,7 @@ import { normalizePrompt } from '../normalize';
 import { screenSettingsOf } from '../screen';
 import { DEFAULT_CLASSIFIER } from './default-classifier';
 import { featurize, weightedSum } from './features';
-import { ClassifierArtifact, linearScore, loadClassifier } from './prompt-classifier';
+import { ClassifierArtifact, linearScore, loadClassifier, WINDOW_CHARS, windowsOf } from './prompt-classifier';
 import { MIN_SEGMENT_CHARS, promptSegments } from './segments';
 import artifact from '../../../models/prompt-classifier-v2.json';
 
@@ -108,6 +108,55 @@ describe('the committed classifier', () => {
     expect(s).toBe(DEFAULT_CLASSIFIER.score(JAILBREAK.toLowerCase()));
     expect(s).toBeGreaterThanOrEqual(0);
     expect(s).toBeLessThanOrEqual(1);
+  });
+
+  it('scores a text longer than a window by overlapping windows that cover every half-window stretch', () => {
+    expect(windowsOf('short')).toEqual(['short']);
+    expect(windowsOf('x'.repeat(WINDOW_CHARS))).toHaveLength(1);
+    for (const length of [WINDOW_CHARS + 1, WINDOW_CHARS * 3, WINDOW_CHARS * 3 + 4321]) {
+      const text = Array.from({ length }, (_, i) => String.fromCharCode(0x61 + (i % 26))).join('');
+      const windows = windowsOf(text);
+      expect(windows.every((w) => w.length === WINDOW_CHARS)).toBe(true);
+      expect(windows[0]).toBe(text.slice(0, WINDOW_CHARS));
+      expect(windows[windows.length - 1]).toBe(text.slice(-WINDOW_CHARS));
+      // Every stretch of half a window lies whole inside one window (starts are half a window apart,
+      // the last window ends at the end).
+      const starts = windows.map((_, i) => (i === windows.length - 1 ? length - WINDOW_CHARS : (i * WINDOW_CHARS) / 2));
+      for (let from = 0; from + WINDOW_CHARS / 2 <= length; from += 997) {
+        expect(starts.some((start) => start <= from && from + WINDOW_CHARS / 2 <= start + WINDOW_CHARS)).toBe(true);
+      }
+    }
+  });
+
+  it('finds an injection deep inside a long prompt, scoring it a window at a time between pauses', async () => {
+    const filler = 'Please summarise the quarterly figures for the northern region and list the open items. ';
+    const long = `${filler.repeat(600)}${JAILBREAK}\n${filler.repeat(600)}`.toLowerCase();
+    expect(DEFAULT_CLASSIFIER.score(filler.repeat(1200).toLowerCase())).toBeLessThan(DEFAULT_CLASSIFIER.threshold);
+    const score = DEFAULT_CLASSIFIER.score(long);
+    expect(score).toBeGreaterThanOrEqual(DEFAULT_CLASSIFIER.threshold);
+    let pauses = 0;
+    expect(await DEFAULT_CLASSIFIER.scoreInTurns(long, async () => void pauses++)).toBe(score);
+    // At least one pause per window of the prompt itself (its sentences add more).
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / WINDOW_CHARS));
+    // A prompt that fits in one window is scored without a pause.
+    pauses = 0;
+    expect(await DEFAULT_CLASSIFIER.scoreInTurns(JAILBREAK.toLowerCase(), async () => void pauses++)).toBe(DEFAULT_CLASSIFIER.score(JAILBREAK.toLowerCase()));
+    expect(pauses).toBe(0);
+  });
+
+  it('lets other work run while it scores a long prompt, by default', async () => {
+    const order: string[] = [];
+    const scoreThenNote = async (text: string) => {
+      setImmediate(() => order.push('other work'));
+      await DEFAULT_CLASSIFIER.scoreInTurns(text);
+      order.push('scored');
+    };
+    await scoreThenNote('a short prompt');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['scored', 'other work']);
+    order.length = 0;
+    await scoreThenNote('ordinary words. '.repeat(WINDOW_CHARS / 4));
+    expect(order).toEqual(['other work', 'scored']);
   });
 
   it('is reproduced byte for byte by the training script', () => {

@@ -31,7 +31,39 @@ export interface PromptClassifier {
   readonly threshold: number;
   /** Probability-like score in [0, 1] that `text` (normalized) is an injection or jailbreak. */
   score(text: string): number;
+  /**
+   * The same score, computed one scoring unit at a time with `pause()` awaited between units once
+   * WINDOW_CHARS of text have been scored since the last pause: the request path's form, so one
+   * long prompt holds the event loop for one window's work at a time, never for the whole prompt.
+   */
+  scoreInTurns(text: string, pause?: () => Promise<void>): Promise<number>;
 }
+
+/**
+ * The longest text scored as one unit, in UTF-16 code units. Longer texts (and longer sentences) are
+ * scored as windows of this length overlapping by half, so every stretch of WINDOW_CHARS / 2 lies
+ * whole inside some window, and no single unit costs more than one window (about 8 ms of one core
+ * for random text, the most expensive kind). Above every prompt of the public sets (12k at most), so
+ * the model is scored as it was trained; a prompt this long dilutes any attack in it anyway.
+ */
+export const WINDOW_CHARS = 16_384;
+
+/** `text` itself when it fits in a window, else windows of WINDOW_CHARS overlapping by half (the last ends at the text's end). */
+export function windowsOf(text: string): string[] {
+  if (text.length <= WINDOW_CHARS) return [text];
+  const windows: string[] = [];
+  const stride = WINDOW_CHARS / 2;
+  for (let start = 0; ; start += stride) {
+    if (start + WINDOW_CHARS >= text.length) {
+      windows.push(text.slice(text.length - WINDOW_CHARS));
+      return windows;
+    }
+    windows.push(text.slice(start, start + WINDOW_CHARS));
+  }
+}
+
+/** Yields to the event loop: I/O and timers due run before the next unit is scored. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The raw linear score of a feature vector (weights already scaled). */
 export function linearScore(v: SparseVector, weights: ArrayLike<number>, bias: number): number {
@@ -58,13 +90,32 @@ export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
   if (bytes.length !== 1 << features.bits) throw new Error(`classifier artifact: ${bytes.length} weights for ${features.bits} bits`);
   // Kept as bytes (a quarter of the memory of floats); the one scale is applied to the sum.
   const quantized = Int8Array.from(bytes);
-  const scoreOf = (text: string) => sigmoid(bias + scale * weightedSum(text, features, quantized));
+  const scoreOf = (unit: string) => sigmoid(bias + scale * weightedSum(unit, features, quantized));
+  // The units a text's score is the highest of: the text, and under max-over-sentences each
+  // sentence; any of them longer than a window as its windows.
+  function* unitsOf(text: string): Generator<string> {
+    yield* windowsOf(text);
+    if (scoring === 'max-over-sentences') for (const segment of promptSegments(text)) yield* windowsOf(segment);
+  }
   return {
     id,
     threshold,
     score: (text) => {
-      let best = scoreOf(text);
-      if (scoring === 'max-over-sentences') for (const segment of promptSegments(text)) best = Math.max(best, scoreOf(segment));
+      let best = 0;
+      for (const unit of unitsOf(text)) best = Math.max(best, scoreOf(unit));
+      return best;
+    },
+    scoreInTurns: async (text, pause = nextTurn) => {
+      let best = 0;
+      let sincePause = 0;
+      for (const unit of unitsOf(text)) {
+        if (sincePause + unit.length > WINDOW_CHARS) {
+          await pause();
+          sincePause = 0;
+        }
+        best = Math.max(best, scoreOf(unit));
+        sincePause += unit.length;
+      }
       return best;
     },
   };
