@@ -7,6 +7,7 @@ import { KbError } from '../errors/kb-errors';
 import { quoteUntrusted } from '../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalFilters, RetrievalService, RetrievedChunk } from '../retrieval/retrieval.service';
+import { snippetOf } from '../retrieval/snippet';
 import { AnswerProvider } from './answer-provider';
 import { ChatRequestDto } from './dto/chat.dto';
 import { extractiveAnswer } from './extractive-answer';
@@ -191,7 +192,7 @@ export class ChatService {
         ({ document_id: c.document_id, title: c.title || 'Untitled', source_path: c.source_path, slug: c.slug, project_key: c.project_key, source_type: c.source_type, headings: [], chunks_used: 0, origin: 'primary', chunks: [] } as Citation);
       citation.chunks_used++;
       if (c.heading_path && !citation.headings.includes(c.heading_path)) citation.headings.push(c.heading_path);
-      citation.chunks.push({ chunk_id: c.chunk_id, heading: c.heading_path, score: c.score, snippet: c.text.replace(/\s+/g, ' ').slice(0, 240), evidence_hash: createHash('sha256').update(c.text).digest('hex') });
+      citation.chunks.push({ chunk_id: c.chunk_id, heading: c.heading_path, score: c.score, snippet: snippetOf(c.text), evidence_hash: createHash('sha256').update(c.text).digest('hex') });
       byDoc.set(c.document_id, citation);
     }
     return [...byDoc.values()].sort((a, b) => index.get(a.document_id)! - index.get(b.document_id)!);

@@ -9,9 +9,9 @@ import { OutputGuard } from '../chat/output-guard';
 import { KbValidationError } from '../errors/kb-errors';
 import { RetrieveAnswer, RetrieveRequestDto } from './dto/retrieve.dto';
 import { RetrievalService } from './retrieval.service';
+import { snippetOf } from './snippet';
 
 export const DEFAULT_TOP_K = 10;
-const SNIPPET_CHARS = 240;
 
 /** Ranked chunks without an answer: the chat's retrieval (same ranking, tenant and filters), cut at top_k. */
 @ApiTags('Chat')
@@ -51,7 +51,7 @@ export class RetrieveController {
         title: c.title || 'Untitled',
         project_key: c.project_key,
         score: c.score,
-        snippet: c.text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_CHARS),
+        snippet: snippetOf(c.text),
       })),
     );
     return {

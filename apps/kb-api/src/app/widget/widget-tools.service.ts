@@ -5,6 +5,7 @@ import { OutputGuard } from '../chat/output-guard';
 import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { RetrievalService } from '../retrieval/retrieval.service';
+import { snippetOf } from '../retrieval/snippet';
 import { ParkedCallRow } from '../tool-approvals/parked-calls.repository';
 import { ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
@@ -118,7 +119,7 @@ export class WidgetToolsService {
       title: c.title || 'Untitled',
       source_path: c.source_path,
       heading: c.heading_path,
-      snippet: c.text.replace(/\s+/g, ' ').slice(0, 240),
+      snippet: snippetOf(c.text),
       score: c.score,
     }));
     return { tool: KB_SEARCH_TOOL.name, query, results };
