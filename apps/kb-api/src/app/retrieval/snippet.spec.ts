@@ -1,4 +1,4 @@
-import { SNIPPET_CHARS, snippetOf } from './snippet';
+import { isSpace, SNIPPET_CHARS, snippetOf } from './snippet';
 
 /** What snippets were before: every whitespace run of the whole text rewritten, then cut. */
 const rewrittenWhole = (text: string, max: number) => text.replace(/\s+/g, ' ').trim().slice(0, max);
@@ -24,11 +24,16 @@ describe('snippetOf', () => {
     }
   });
 
-  it('answers the same for a chunk far longer than a snippet, and the next call starts afresh', () => {
-    // The shared expression stops part way through this text; a call that did not reset it would
-    // search the next, shorter text from past its end and answer nothing.
+  it('knows whitespace exactly as \\s does, for every UTF-16 code unit', () => {
+    const disagreements: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) disagreements.push(c);
+    expect(disagreements).toEqual([]);
+  });
+
+  it('answers the same for a chunk far longer than a snippet', () => {
     const long = `first words here ${'filler text '.repeat(200_000)}`;
     expect(snippetOf(long)).toBe(rewrittenWhole(long, SNIPPET_CHARS));
-    expect(snippetOf('next call')).toBe('next call');
+    const oneWord = 'x'.repeat(1_000_000);
+    expect(snippetOf(` ${oneWord} `)).toBe(rewrittenWhole(oneWord, SNIPPET_CHARS));
   });
 });
