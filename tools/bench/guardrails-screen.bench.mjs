@@ -112,8 +112,8 @@ report.classifier_score_public_2kb = scoreOnly(
 
 // The longest prompt the default settings let through (50,000 characters), of ordinary sentences and
 // of random printable text (every character gram distinct: the most expensive kind). The screen scores
-// it a window at a time (scoreInTurns) and yields to the event loop between windows: total scoring
-// time, and the longest the event loop was held at once.
+// it a turn at a time (scoreInTurns: at most TURN_CHARS characters counted per turn) and yields to
+// the event loop between turns: total scoring time, and the longest the event loop was held at once.
 async function longPrompt(text) {
   await DEFAULT_CLASSIFIER.scoreInTurns(text);
   const totals = [];

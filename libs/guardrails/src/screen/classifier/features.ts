@@ -78,19 +78,22 @@ function addCount(family: Family, key: number): void {
   family.counts[key] += 1;
 }
 
+/** A count's feature value before scaling: sub-linear, 1 + ln tf. */
+const sublinear = (count: number) => 1 + Math.log(count);
+
 /** Sub-linear counts (1 + ln tf), scaled to unit length (or less, below `floor`), then weighted into `into`. */
 function scaled(family: Family, weight: number, floor: number, into: Family<Float64Array>): void {
   const { counts, touched } = family;
   let norm = 0;
   for (const k of touched) {
-    const v = 1 + Math.log(counts[k]);
+    const v = sublinear(counts[k]);
     norm += v * v;
   }
   if (norm === 0) return;
   const f = weight / Math.sqrt(Math.max(norm, floor));
   for (const k of touched) {
     if (into.counts[k] === 0) into.touched.push(k);
-    into.counts[k] += (1 + Math.log(counts[k])) * f;
+    into.counts[k] += sublinear(counts[k]) * f;
   }
 }
 
@@ -100,28 +103,60 @@ function clear(family: Family<Uint32Array | Float64Array>): void {
 }
 
 /**
- * Counts `text`'s word 1–2-grams into `words` and its character n-grams into `chars`. Casefolding is
- * repeated here (cheap and idempotent) so a host that switched normalization off still scores text
- * the way the model was trained.
+ * Where counting `text` has got to: the casefolded text and its whitespace-collapsed form, the next
+ * token's search position and the token before it (for bigrams), and the next character gram's start.
+ * Counting can stop at any position and go on later (see weightedSumInTurns), because this is all
+ * the state it carries from one token or gram to the next.
  */
-function countGrams(text: string, config: FeatureConfig, words: Family, chars: Family): void {
-  const mask = (1 << config.bits) - 1;
+interface GramCursor {
+  lower: string;
+  compact: string;
+  tokenFrom: number;
+  previous: string | null;
+  charFrom: number;
+}
+
+/**
+ * Casefolding is repeated here (cheap and idempotent) so a host that switched normalization off
+ * still scores text the way the model was trained. Character n-grams run over the text with
+ * whitespace runs collapsed and a space at each end, so word edges are part of the grams ("ign" at
+ * a word start differs from "ign" inside one).
+ */
+function cursorOf(text: string): GramCursor {
   const lower = text.toLowerCase();
-  let previous: string | null = null;
+  return { lower, compact: ` ${lower.replace(/\s+/g, ' ').trim()} `, tokenFrom: 0, previous: null, charFrom: 0 };
+}
+
+/** Whether `countGrams` has counted every token and character gram of the cursor's text. */
+const counted = (c: GramCursor) => c.tokenFrom >= c.lower.length && c.charFrom >= c.compact.length;
+
+/**
+ * Counts the word 1–2-grams of the tokens starting before `c.lower[upTo]` into `words`, and the
+ * character n-grams starting before `c.compact[upTo]` into `chars`, from where the cursor stands,
+ * and moves it on. With `upTo` past the end, the rest of the text.
+ */
+function countGrams(c: GramCursor, config: FeatureConfig, words: Family, chars: Family, upTo = Infinity): void {
+  const mask = (1 << config.bits) - 1;
+  const { lower, compact } = c;
   // exec over the one global expression: matchAll would clone it (and its compiled code) per call,
-  // which for a short text costs more than the text itself.
-  TOKEN.lastIndex = 0;
+  // which for a short text costs more than the text itself. Its position is the cursor's, set here.
+  TOKEN.lastIndex = c.tokenFrom;
+  let previous = c.previous;
+  c.tokenFrom = lower.length;
   for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
+    if (match.index >= upTo) {
+      c.tokenFrom = match.index;
+      break;
+    }
     const token = match[0];
     addCount(words, fnv(WORD_SEED, token) & mask);
     if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
     previous = token;
   }
+  c.previous = previous;
 
-  // Character n-grams over the text with whitespace runs collapsed and a space at each end, so
-  // word edges are part of the grams ("ign" at a word start differs from "ign" inside one).
-  const compact = ` ${lower.replace(/\s+/g, ' ').trim()} `;
-  for (let start = 0; start + config.charMin <= compact.length; start++) {
+  const startsEnd = Math.min(upTo, compact.length);
+  for (let start = c.charFrom; start < startsEnd && start + config.charMin <= compact.length; start++) {
     let h = CHAR_SEED;
     const last = Math.min(compact.length, start + config.charMax);
     for (let end = start; end < last; end++) {
@@ -129,6 +164,7 @@ function countGrams(text: string, config: FeatureConfig, words: Family, chars: F
       if (end - start + 1 >= config.charMin) addCount(chars, (h >>> 0) & mask);
     }
   }
+  c.charFrom = Math.max(c.charFrom, Math.min(upTo, compact.length));
 }
 
 /** The feature vector of `text` (what training learns from). */
@@ -136,7 +172,7 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
   const { words, chars } = familiesFor(config.bits);
   const merged = mergedFor(config.bits);
   try {
-    countGrams(text, config, words, chars);
+    countGrams(cursorOf(text), config, words, chars);
     // Both families weigh the same: words carry phrasing, character grams carry spelling variants.
     scaled(words, Math.SQRT1_2, config.wordFloor, merged);
     scaled(chars, Math.SQRT1_2, config.charFloor, merged);
@@ -153,17 +189,24 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
   }
 }
 
-/** One family's share of the linear score: its scaled values (as in `scaled`) times their weights. */
-function familyScore(family: Family, weight: number, floor: number, weights: ArrayLike<number>): number {
+/**
+ * One family's share of the linear score: its scaled values (as in `scaled`) times their weights,
+ * over its buckets in first-touch order (a family's touched list, or a map's keys filled in that
+ * order), so that both ways of counting add in the same order.
+ */
+function familyScore(buckets: Iterable<number>, countOf: (k: number) => number, weight: number, floor: number, weights: ArrayLike<number>): number {
   let norm = 0;
   let dot = 0;
-  for (const k of family.touched) {
-    const v = 1 + Math.log(family.counts[k]);
+  for (const k of buckets) {
+    const v = sublinear(countOf(k));
     norm += v * v;
     dot += v * weights[k];
   }
   return norm === 0 ? 0 : (dot * weight) / Math.sqrt(Math.max(norm, floor));
 }
+
+const scoreOfFamily = (f: Family, weight: number, floor: number, weights: ArrayLike<number>) => familyScore(f.touched, (k) => f.counts[k], weight, floor, weights);
+const scoreOfMap = (m: Map<number, number>, weight: number, floor: number, weights: ArrayLike<number>) => familyScore(m.keys(), (k) => m.get(k)!, weight, floor, weights);
 
 /**
  * `Σ weights[k] · featurize(text)[k]` without building the vector: the screen's path, where the
@@ -171,12 +214,85 @@ function familyScore(family: Family, weight: number, floor: number, weights: Arr
  * `linearScore(featurize(text, config), weights, 0)` up to the order of floating-point additions.
  */
 export function weightedSum(text: string, config: FeatureConfig, weights: ArrayLike<number>): number {
+  return weightedSumAt(cursorOf(text), config, weights);
+}
+
+function weightedSumAt(cursor: GramCursor, config: FeatureConfig, weights: ArrayLike<number>): number {
   const { words, chars } = familiesFor(config.bits);
   try {
-    countGrams(text, config, words, chars);
-    return familyScore(words, Math.SQRT1_2, config.wordFloor, weights) + familyScore(chars, Math.SQRT1_2, config.charFloor, weights);
+    countGrams(cursor, config, words, chars);
+    return scoreOfFamily(words, Math.SQRT1_2, config.wordFloor, weights) + scoreOfFamily(chars, Math.SQRT1_2, config.charFloor, weights);
   } finally {
     clear(words);
     clear(chars);
   }
+}
+
+/** Adds a family's counts into `into` (first touches appended, so the map keeps first-touch order), then clears it. */
+function drain(family: Family, into: Map<number, number>): void {
+  for (const k of family.touched) into.set(k, (into.get(k) ?? 0) + family.counts[k]);
+  clear(family);
+}
+
+/**
+ * A second pair of counting arrays, lent to one long text at a time for all its turns (the shared
+ * pair must be clear whenever a turn ends, since another screen may run before the next turn).
+ */
+let lendable: { bits: number; words: Family; chars: Family; lent: boolean } | undefined;
+
+function borrowFamilies(bits: number): { words: Family; chars: Family } | undefined {
+  if (lendable?.bits !== bits) {
+    if (lendable?.lent) return undefined;
+    const family = (): Family => ({ counts: new Uint32Array(1 << bits), touched: [] });
+    lendable = { bits, words: family(), chars: family(), lent: false };
+  }
+  if (lendable.lent) return undefined;
+  lendable.lent = true;
+  return lendable;
+}
+
+function giveBack(families: { words: Family; chars: Family }): void {
+  clear(families.words);
+  clear(families.chars);
+  if (lendable === families) lendable.lent = false;
+}
+
+/**
+ * The same sum, bit for bit, counted `turnChars` characters at a time: the generator yields between
+ * turns, so screens can interleave. A text of at most `turnChars` characters is counted in one turn
+ * as `weightedSum` counts it. A longer one is counted in the lendable arrays when they are free, and
+ * otherwise (another long text holds them) each turn's counts are drained from the shared arrays
+ * into maps of its own, slower but never holding the shared arrays over a pause. The screen's path
+ * for long prompts (prompt-classifier.ts).
+ */
+export function* weightedSumInTurns(text: string, config: FeatureConfig, weights: ArrayLike<number>, turnChars: number): Generator<void, number, void> {
+  const cursor = cursorOf(text);
+  if (cursor.compact.length <= turnChars && cursor.lower.length <= turnChars) return weightedSumAt(cursor, config, weights);
+  const own = borrowFamilies(config.bits);
+  if (own) {
+    try {
+      for (let upTo = turnChars; ; upTo += turnChars) {
+        countGrams(cursor, config, own.words, own.chars, upTo);
+        if (counted(cursor)) break;
+        yield;
+      }
+      return scoreOfFamily(own.words, Math.SQRT1_2, config.wordFloor, weights) + scoreOfFamily(own.chars, Math.SQRT1_2, config.charFloor, weights);
+    } finally {
+      giveBack(own);
+    }
+  }
+  const { words, chars } = familiesFor(config.bits);
+  const wordCounts = new Map<number, number>();
+  const charCounts = new Map<number, number>();
+  for (let upTo = turnChars; ; upTo += turnChars) {
+    try {
+      countGrams(cursor, config, words, chars, upTo);
+    } finally {
+      drain(words, wordCounts);
+      drain(chars, charCounts);
+    }
+    if (counted(cursor)) break;
+    yield;
+  }
+  return scoreOfMap(wordCounts, Math.SQRT1_2, config.wordFloor, weights) + scoreOfMap(charCounts, Math.SQRT1_2, config.charFloor, weights);
 }

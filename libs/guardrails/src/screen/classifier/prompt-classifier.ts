@@ -1,4 +1,4 @@
-import { FeatureConfig, SparseVector, weightedSum } from './features';
+import { FeatureConfig, SparseVector, weightedSumInTurns } from './features';
 import { promptSegments } from './segments';
 
 /**
@@ -32,40 +32,22 @@ export interface PromptClassifier {
   /** Probability-like score in [0, 1] that `text` (normalized) is an injection or jailbreak. */
   score(text: string): number;
   /**
-   * The same score, computed one scoring unit at a time with `pause()` awaited between units once
-   * WINDOW_CHARS of text have been scored since the last pause: the request path's form, so one
-   * long prompt holds the event loop for one window's work at a time, never for the whole prompt.
+   * The same score, bit for bit, computed at most TURN_CHARS characters at a time with `pause()`
+   * awaited in between: the request path's form, so a long prompt holds the event loop for one
+   * turn's work at a time, never for the whole prompt.
    */
   scoreInTurns(text: string, pause?: () => Promise<void>): Promise<number>;
 }
 
 /**
- * The longest text scored as one unit, in UTF-16 code units. Longer texts (and longer sentences) are
- * scored as windows of this length overlapping by half, so every stretch of WINDOW_CHARS / 2 lies
- * whole inside some window, and no single unit costs more than one window (about 8 ms of one core
- * for random text, the most expensive kind). Above every prompt of the public sets (12k at most), so
- * the model is scored as it was trained; a prompt this long dilutes any attack in it anyway.
+ * The most text scored in one turn of the event loop, in UTF-16 code units: the units (the prompt,
+ * its sentences) are scored whole, but a unit longer than this is counted a turn at a time
+ * (weightedSumInTurns), and short units are grouped into turns of about this much text. About 5 ms
+ * of one core for random text, the most expensive kind (docs/benchmarks.md).
  */
-export const WINDOW_CHARS = 16_384;
+export const TURN_CHARS = 16_384;
 
-/** `text` itself when it fits in a window, else windows of WINDOW_CHARS overlapping by half (the last ends at the text's end). */
-export function windowsOf(text: string): string[] {
-  if (text.length <= WINDOW_CHARS) return [text];
-  const windows: string[] = [];
-  const stride = WINDOW_CHARS / 2;
-  for (let start = 0; ; start += stride) {
-    if (start + WINDOW_CHARS >= text.length) {
-      windows.push(text.slice(text.length - WINDOW_CHARS));
-      return windows;
-    }
-    windows.push(text.slice(start, start + WINDOW_CHARS));
-  }
-}
-
-/** Yields to the event loop: I/O and timers due run before the next unit is scored. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** The raw linear score of a feature vector (weights already scaled). */
+/** The linear score of a feature vector (weights already scaled). */
 export function linearScore(v: SparseVector, weights: ArrayLike<number>, bias: number): number {
   let z = bias;
   for (let k = 0; k < v.indices.length; k++) z += weights[v.indices[k]] * v.values[k];
@@ -73,6 +55,9 @@ export function linearScore(v: SparseVector, weights: ArrayLike<number>, bias: n
 }
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** Yields to the event loop: I/O and timers due run before the next turn. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Checks the artifact's shape and decodes its weights once; a bad artifact fails at boot. */
 export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
@@ -90,33 +75,40 @@ export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
   if (bytes.length !== 1 << features.bits) throw new Error(`classifier artifact: ${bytes.length} weights for ${features.bits} bits`);
   // Kept as bytes (a quarter of the memory of floats); the one scale is applied to the sum.
   const quantized = Int8Array.from(bytes);
-  const scoreOf = (unit: string) => sigmoid(bias + scale * weightedSum(unit, features, quantized));
-  // The units a text's score is the highest of: the text, and under max-over-sentences each
-  // sentence; any of them longer than a window as its windows.
-  function* unitsOf(text: string): Generator<string> {
-    yield* windowsOf(text);
-    if (scoring === 'max-over-sentences') for (const segment of promptSegments(text)) yield* windowsOf(segment);
+  // The highest score of the units: the text, and under max-over-sentences each sentence. Yields
+  // where a turn's worth of text has been scored; with turnChars Infinity it never does.
+  function* scoreUnits(text: string, turnChars: number): Generator<void, number, void> {
+    const units = scoring === 'max-over-sentences' ? [text, ...promptSegments(text)] : [text];
+    let best = 0;
+    let sinceTurn = 0;
+    for (const unit of units) {
+      if (sinceTurn > 0 && sinceTurn + unit.length > turnChars) {
+        yield;
+        sinceTurn = 0;
+      }
+      const sum = yield* weightedSumInTurns(unit, features, quantized, turnChars);
+      best = Math.max(best, sigmoid(bias + scale * sum));
+      sinceTurn += unit.length;
+    }
+    return best;
   }
   return {
     id,
     threshold,
     score: (text) => {
-      let best = 0;
-      for (const unit of unitsOf(text)) best = Math.max(best, scoreOf(unit));
-      return best;
+      const run = scoreUnits(text, Infinity);
+      for (;;) {
+        const step = run.next();
+        if (step.done) return step.value;
+      }
     },
     scoreInTurns: async (text, pause = nextTurn) => {
-      let best = 0;
-      let sincePause = 0;
-      for (const unit of unitsOf(text)) {
-        if (sincePause + unit.length > WINDOW_CHARS) {
-          await pause();
-          sincePause = 0;
-        }
-        best = Math.max(best, scoreOf(unit));
-        sincePause += unit.length;
+      const run = scoreUnits(text, TURN_CHARS);
+      for (;;) {
+        const step = run.next();
+        if (step.done) return step.value;
+        await pause();
       }
-      return best;
     },
   };
 }
