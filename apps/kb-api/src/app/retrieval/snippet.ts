@@ -13,7 +13,8 @@ export function isSpace(c: number): boolean {
  * cut at `max` characters: `text.replace(/\s+/g, ' ').trim().slice(0, max)`, but reading only as
  * far as the snippet needs and allocating only the snippet. Chunks run to tens of kilobytes and a
  * ranked answer shows a few dozen snippets: rewriting every chunk whole was the largest allocation
- * of a retrieve, and a regex match object per word the next largest.
+ * of a retrieve, and a regex match object per word the next largest. `max` is a whole number of
+ * characters, 0 or more.
  */
 export function snippetOf(text: string, max = SNIPPET_CHARS): string {
   let snippet = '';

@@ -7,6 +7,7 @@ import { RetrievalService } from '../../retrieval/retrieval.service';
 import { csvLine } from './review-csv';
 import { CellRow, Citation, ReviewRow, TabularReviewsRepository } from './tabular-reviews.repository';
 import { CreateTabularReviewDto, MAX_REVIEW_DOCUMENTS } from './tabular-reviews.dto';
+import { snippetOf } from '../../retrieval/snippet';
 
 const notFound = () => new KbMessage(404, 'Tabular review not found.');
 const QUOTE_CHARS = 400;
@@ -122,7 +123,7 @@ export class TabularReviewsService {
         source_path: best.source_path,
         title: best.title,
         heading_path: best.heading_path,
-        quote: best.text.replace(/\s+/g, ' ').trim().slice(0, QUOTE_CHARS),
+        quote: snippetOf(best.text, QUOTE_CHARS),
         score: best.score,
       },
     };
