@@ -112,6 +112,8 @@ interface GramCursor {
   lower: string;
   compact: string;
   tokenFrom: number;
+  /** The token found at `tokenFrom` when the last turn stopped before it (found once, not again each turn). */
+  pending: RegExpExecArray | null;
   previous: string | null;
   charFrom: number;
 }
@@ -124,7 +126,7 @@ interface GramCursor {
  */
 function cursorOf(text: string): GramCursor {
   const lower = text.toLowerCase();
-  return { lower, compact: ` ${lower.replace(/\s+/g, ' ').trim()} `, tokenFrom: 0, previous: null, charFrom: 0 };
+  return { lower, compact: ` ${lower.replace(/\s+/g, ' ').trim()} `, tokenFrom: 0, pending: null, previous: null, charFrom: 0 };
 }
 
 /** Whether `countGrams` has counted every token and character gram of the cursor's text. */
@@ -139,12 +141,19 @@ function countGrams(c: GramCursor, config: FeatureConfig, words: Family, chars: 
   const mask = (1 << config.bits) - 1;
   const { lower, compact } = c;
   // exec over the one global expression: matchAll would clone it (and its compiled code) per call,
-  // which for a short text costs more than the text itself. Its position is the cursor's, set here.
-  TOKEN.lastIndex = c.tokenFrom;
+  // which for a short text costs more than the text itself. Its position is set before every search,
+  // since another text may have used it between two turns of this one.
   let previous = c.previous;
+  let match = c.pending;
+  if (match === null) {
+    TOKEN.lastIndex = c.tokenFrom;
+    match = TOKEN.exec(lower);
+  }
+  c.pending = null;
   c.tokenFrom = lower.length;
-  for (let match = TOKEN.exec(lower); match !== null; match = TOKEN.exec(lower)) {
+  while (match !== null) {
     if (match.index >= upTo) {
+      c.pending = match;
       c.tokenFrom = match.index;
       break;
     }
@@ -152,6 +161,8 @@ function countGrams(c: GramCursor, config: FeatureConfig, words: Family, chars: 
     addCount(words, fnv(WORD_SEED, token) & mask);
     if (previous !== null) addCount(words, fnv(fnv(BIGRAM_SEED, previous), ` ${token}`) & mask);
     previous = token;
+    TOKEN.lastIndex = match.index + token.length;
+    match = TOKEN.exec(lower);
   }
   c.previous = previous;
 
@@ -189,24 +200,50 @@ export function featurize(text: string, config: FeatureConfig): SparseVector {
   }
 }
 
+/** Runs a generator to its end without pausing, and answers what it returns. */
+export function runToEnd<T>(run: Generator<void, T, void>): T {
+  for (;;) {
+    const step = run.next();
+    if (step.done) return step.value;
+  }
+}
+
 /**
  * One family's share of the linear score: its scaled values (as in `scaled`) times their weights,
  * over its buckets in first-touch order (a family's touched list, or a map's keys filled in that
- * order), so that both ways of counting add in the same order.
+ * order), so that every way of counting adds in the same order. Yields after every `perTurn` buckets.
  */
-function familyScore(buckets: Iterable<number>, countOf: (k: number) => number, weight: number, floor: number, weights: ArrayLike<number>): number {
+function* familyScore(
+  buckets: Iterable<number>,
+  countOf: (k: number) => number,
+  weight: number,
+  floor: number,
+  weights: ArrayLike<number>,
+  perTurn = Infinity,
+): Generator<void, number, void> {
   let norm = 0;
   let dot = 0;
+  let sinceTurn = 0;
   for (const k of buckets) {
     const v = sublinear(countOf(k));
     norm += v * v;
     dot += v * weights[k];
+    if (++sinceTurn >= perTurn) {
+      sinceTurn = 0;
+      yield;
+    }
   }
   return norm === 0 ? 0 : (dot * weight) / Math.sqrt(Math.max(norm, floor));
 }
 
-const scoreOfFamily = (f: Family, weight: number, floor: number, weights: ArrayLike<number>) => familyScore(f.touched, (k) => f.counts[k], weight, floor, weights);
-const scoreOfMap = (m: Map<number, number>, weight: number, floor: number, weights: ArrayLike<number>) => familyScore(m.keys(), (k) => m.get(k)!, weight, floor, weights);
+/** Both families' shares of the linear score, from dense counts or from maps. */
+function* bothFamiliesScore(words: Family | Map<number, number>, chars: Family | Map<number, number>, config: FeatureConfig, weights: ArrayLike<number>, perTurn = Infinity): Generator<void, number, void> {
+  const share = (f: Family | Map<number, number>, floor: number) =>
+    f instanceof Map ? familyScore(f.keys(), (k) => f.get(k)!, Math.SQRT1_2, floor, weights, perTurn) : familyScore(f.touched, (k) => f.counts[k], Math.SQRT1_2, floor, weights, perTurn);
+  const w = yield* share(words, config.wordFloor);
+  const c = yield* share(chars, config.charFloor);
+  return w + c;
+}
 
 /**
  * `Σ weights[k] · featurize(text)[k]` without building the vector: the screen's path, where the
@@ -221,7 +258,7 @@ function weightedSumAt(cursor: GramCursor, config: FeatureConfig, weights: Array
   const { words, chars } = familiesFor(config.bits);
   try {
     countGrams(cursor, config, words, chars);
-    return scoreOfFamily(words, Math.SQRT1_2, config.wordFloor, weights) + scoreOfFamily(chars, Math.SQRT1_2, config.charFloor, weights);
+    return runToEnd(bothFamiliesScore(words, chars, config, weights));
   } finally {
     clear(words);
     clear(chars);
@@ -234,38 +271,50 @@ function drain(family: Family, into: Map<number, number>): void {
   clear(family);
 }
 
+/** How many long texts at once may count in arrays of their own (8 MiB a pair, allocated when first needed). */
+const LENDABLE_PAIRS = 4;
+
 /**
- * A second pair of counting arrays, lent to one long text at a time for all its turns (the shared
- * pair must be clear whenever a turn ends, since another screen may run before the next turn).
+ * Pairs of counting arrays, each lent to one long text for all its turns (the shared pair must be
+ * clear whenever a turn ends, since another screen may run before the next turn).
  */
-let lendable: { bits: number; words: Family; chars: Family; lent: boolean } | undefined;
+let lendable: { bits: number; free: Array<{ words: Family; chars: Family }>; made: number } | undefined;
 
 function borrowFamilies(bits: number): { words: Family; chars: Family } | undefined {
   if (lendable?.bits !== bits) {
-    if (lendable?.lent) return undefined;
-    const family = (): Family => ({ counts: new Uint32Array(1 << bits), touched: [] });
-    lendable = { bits, words: family(), chars: family(), lent: false };
+    // A model of another size: pairs still lent are dropped when given back.
+    lendable = { bits, free: [], made: 0 };
   }
-  if (lendable.lent) return undefined;
-  lendable.lent = true;
-  return lendable;
+  const pair = lendable.free.pop();
+  if (pair) return pair;
+  if (lendable.made >= LENDABLE_PAIRS) return undefined;
+  lendable.made++;
+  const family = (): Family => ({ counts: new Uint32Array(1 << bits), touched: [] });
+  return { words: family(), chars: family() };
 }
 
-function giveBack(families: { words: Family; chars: Family }): void {
-  clear(families.words);
-  clear(families.chars);
-  if (lendable === families) lendable.lent = false;
+/** How many lendable pairs long texts hold now (for tests: every pair comes back when its text is done). */
+export function lentPairs(): number {
+  return lendable ? lendable.made - lendable.free.length : 0;
+}
+
+function giveBack(pair: { words: Family; chars: Family }): void {
+  clear(pair.words);
+  clear(pair.chars);
+  if (lendable && pair.words.counts.length === 1 << lendable.bits) lendable.free.push(pair);
 }
 
 /**
- * The same sum, bit for bit, counted `turnChars` characters at a time: the generator yields between
- * turns, so screens can interleave. A text of at most `turnChars` characters is counted in one turn
- * as `weightedSum` counts it. A longer one is counted in the lendable arrays when they are free, and
- * otherwise (another long text holds them) each turn's counts are drained from the shared arrays
- * into maps of its own, slower but never holding the shared arrays over a pause. The screen's path
- * for long prompts (prompt-classifier.ts).
+ * The same sum, bit for bit, counted `turnChars` characters at a time (a whole number, or Infinity
+ * for one turn): the generator yields between turns, so screens can interleave. A text of at most
+ * `turnChars` characters is counted in one turn as `weightedSum` counts it. A longer one counts in a
+ * lent pair of arrays and is scored `turnChars` buckets per turn; when LENDABLE_PAIRS long texts
+ * already hold one, each turn counts a quarter as much into the shared arrays and drains them into
+ * maps of its own, slower but never holding the shared arrays over a pause. The screen's path for
+ * long prompts (prompt-classifier.ts).
  */
 export function* weightedSumInTurns(text: string, config: FeatureConfig, weights: ArrayLike<number>, turnChars: number): Generator<void, number, void> {
+  if (!(turnChars === Infinity || (Number.isInteger(turnChars) && turnChars >= 1))) throw new RangeError(`turnChars must be a whole number of at least 1, or Infinity: ${turnChars}`);
   const cursor = cursorOf(text);
   if (cursor.compact.length <= turnChars && cursor.lower.length <= turnChars) return weightedSumAt(cursor, config, weights);
   const own = borrowFamilies(config.bits);
@@ -276,7 +325,8 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
         if (counted(cursor)) break;
         yield;
       }
-      return scoreOfFamily(own.words, Math.SQRT1_2, config.wordFloor, weights) + scoreOfFamily(own.chars, Math.SQRT1_2, config.charFloor, weights);
+      yield;
+      return yield* bothFamiliesScore(own.words, own.chars, config, weights, turnChars);
     } finally {
       giveBack(own);
     }
@@ -284,7 +334,8 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
   const { words, chars } = familiesFor(config.bits);
   const wordCounts = new Map<number, number>();
   const charCounts = new Map<number, number>();
-  for (let upTo = turnChars; ; upTo += turnChars) {
+  const step = Math.max(1, Math.floor(turnChars / 4));
+  for (let upTo = step; ; upTo += step) {
     try {
       countGrams(cursor, config, words, chars, upTo);
     } finally {
@@ -294,5 +345,6 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
     if (counted(cursor)) break;
     yield;
   }
-  return scoreOfMap(wordCounts, Math.SQRT1_2, config.wordFloor, weights) + scoreOfMap(charCounts, Math.SQRT1_2, config.charFloor, weights);
+  yield;
+  return yield* bothFamiliesScore(wordCounts, charCounts, config, weights, step);
 }

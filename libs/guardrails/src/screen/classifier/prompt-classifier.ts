@@ -1,4 +1,4 @@
-import { FeatureConfig, SparseVector, weightedSumInTurns } from './features';
+import { FeatureConfig, runToEnd, SparseVector, weightedSumInTurns } from './features';
 import { promptSegments } from './segments';
 
 /**
@@ -95,19 +95,18 @@ export function loadClassifier(artifact: ClassifierArtifact): PromptClassifier {
   return {
     id,
     threshold,
-    score: (text) => {
-      const run = scoreUnits(text, Infinity);
-      for (;;) {
-        const step = run.next();
-        if (step.done) return step.value;
-      }
-    },
+    score: (text) => runToEnd(scoreUnits(text, Infinity)),
     scoreInTurns: async (text, pause = nextTurn) => {
       const run = scoreUnits(text, TURN_CHARS);
-      for (;;) {
-        const step = run.next();
-        if (step.done) return step.value;
-        await pause();
+      try {
+        for (;;) {
+          const step = run.next();
+          if (step.done) return step.value;
+          await pause();
+        }
+      } finally {
+        // Ends the run early if a pause threw: its finally blocks give back what it borrowed.
+        run.return(0);
       }
     },
   };
