@@ -208,41 +208,58 @@ export function runToEnd<T>(run: Generator<void, T, void>): T {
   }
 }
 
-/**
- * One family's share of the linear score: its scaled values (as in `scaled`) times their weights,
- * over its buckets in first-touch order (a family's touched list, or a map's keys filled in that
- * order), so that every way of counting adds in the same order. Yields after every `perTurn` buckets.
- */
-function* familyScore(
-  buckets: Iterable<number>,
-  countOf: (k: number) => number,
-  weight: number,
-  floor: number,
-  weights: ArrayLike<number>,
-  perTurn = Infinity,
-): Generator<void, number, void> {
-  let norm = 0;
-  let dot = 0;
-  let sinceTurn = 0;
-  for (const k of buckets) {
-    const v = sublinear(countOf(k));
-    norm += v * v;
-    dot += v * weights[k];
-    if (++sinceTurn >= perTurn) {
-      sinceTurn = 0;
-      yield;
-    }
-  }
-  return norm === 0 ? 0 : (dot * weight) / Math.sqrt(Math.max(norm, floor));
+/** The running sums of one family's share of the linear score: squared norm and weighted sum of its values. */
+interface Sums {
+  norm: number;
+  dot: number;
 }
 
-/** Both families' shares of the linear score, from dense counts or from maps. */
-function* bothFamiliesScore(words: Family | Map<number, number>, chars: Family | Map<number, number>, config: FeatureConfig, weights: ArrayLike<number>, perTurn = Infinity): Generator<void, number, void> {
-  const share = (f: Family | Map<number, number>, floor: number) =>
-    f instanceof Map ? familyScore(f.keys(), (k) => f.get(k)!, Math.SQRT1_2, floor, weights, perTurn) : familyScore(f.touched, (k) => f.counts[k], Math.SQRT1_2, floor, weights, perTurn);
-  const w = yield* share(words, config.wordFloor);
-  const c = yield* share(chars, config.charFloor);
-  return w + c;
+/**
+ * Adds buckets `keys[from…to)` to `sums`, in that order: the sub-linear value of each bucket's count
+ * (`counts[k]` when `byBucket`, else `counts[i]`, aligned with the keys) squared into the norm and
+ * times its weight into the dot product. Every way of scoring adds the buckets in first-touch order,
+ * so their sums are equal bit for bit.
+ */
+function addBuckets(sums: Sums, keys: ArrayLike<number>, counts: ArrayLike<number>, byBucket: boolean, from: number, to: number, weights: ArrayLike<number>): void {
+  let { norm, dot } = sums;
+  for (let i = from; i < to; i++) {
+    const k = keys[i];
+    const v = sublinear(byBucket ? counts[k] : counts[i]);
+    norm += v * v;
+    dot += v * weights[k];
+  }
+  sums.norm = norm;
+  sums.dot = dot;
+}
+
+/** A family's share of the linear score from its sums: scaled as in `scaled` (unit length, or less below `floor`). */
+const shareOf = ({ norm, dot }: Sums, floor: number) => (norm === 0 ? 0 : (dot * Math.SQRT1_2) / Math.sqrt(Math.max(norm, floor)));
+
+/** Both families' shares, from their touched buckets, in one go. */
+function familiesScore(words: Family, chars: Family, config: FeatureConfig, weights: ArrayLike<number>): number {
+  const w = { norm: 0, dot: 0 };
+  const c = { norm: 0, dot: 0 };
+  addBuckets(w, words.touched, words.counts, true, 0, words.touched.length, weights);
+  addBuckets(c, chars.touched, chars.counts, true, 0, chars.touched.length, weights);
+  return shareOf(w, config.wordFloor) + shareOf(c, config.charFloor);
+}
+
+/** Both families' shares over turns of `perTurn` buckets (keys and counts as in addBuckets). */
+function* familiesScoreInTurns(
+  words: { keys: ArrayLike<number>; counts: ArrayLike<number>; byBucket: boolean },
+  chars: { keys: ArrayLike<number>; counts: ArrayLike<number>; byBucket: boolean },
+  config: FeatureConfig,
+  weights: ArrayLike<number>,
+  perTurn: number,
+): Generator<void, number, void> {
+  const sums = [{ norm: 0, dot: 0 }, { norm: 0, dot: 0 }];
+  for (const [f, family] of [words, chars].entries()) {
+    for (let from = 0; from < family.keys.length; from += perTurn) {
+      if (from > 0) yield;
+      addBuckets(sums[f], family.keys, family.counts, family.byBucket, from, Math.min(family.keys.length, from + perTurn), weights);
+    }
+  }
+  return shareOf(sums[0], config.wordFloor) + shareOf(sums[1], config.charFloor);
 }
 
 /**
@@ -258,7 +275,7 @@ function weightedSumAt(cursor: GramCursor, config: FeatureConfig, weights: Array
   const { words, chars } = familiesFor(config.bits);
   try {
     countGrams(cursor, config, words, chars);
-    return runToEnd(bothFamiliesScore(words, chars, config, weights));
+    return familiesScore(words, chars, config, weights);
   } finally {
     clear(words);
     clear(chars);
@@ -326,7 +343,8 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
         yield;
       }
       yield;
-      return yield* bothFamiliesScore(own.words, own.chars, config, weights, turnChars);
+      const dense = (f: Family) => ({ keys: f.touched, counts: f.counts, byBucket: true });
+      return yield* familiesScoreInTurns(dense(own.words), dense(own.chars), config, weights, turnChars);
     } finally {
       giveBack(own);
     }
@@ -346,5 +364,6 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
     yield;
   }
   yield;
-  return yield* bothFamiliesScore(wordCounts, charCounts, config, weights, step);
+  const listed = (m: Map<number, number>) => ({ keys: [...m.keys()], counts: [...m.values()], byBucket: false });
+  return yield* familiesScoreInTurns(listed(wordCounts), listed(charCounts), config, weights, step);
 }

@@ -42,8 +42,8 @@ export interface PromptClassifier {
 /**
  * The most text scored in one turn of the event loop, in UTF-16 code units: the units (the prompt,
  * its sentences) are scored whole, but a unit longer than this is counted a turn at a time
- * (weightedSumInTurns), and short units are grouped into turns of about this much text. About 5 ms
- * of one core for random text, the most expensive kind (docs/benchmarks.md).
+ * (weightedSumInTurns), and short units are grouped into turns of about this much text. A turn
+ * of random text, the most expensive kind, measured 2–3 ms of one core (docs/benchmarks.md).
  */
 export const TURN_CHARS = 16_384;
 
