@@ -295,9 +295,20 @@ const LENDABLE_PAIRS = 4;
  * Pairs of counting arrays, each lent to one long text for all its turns (the shared pair must be
  * clear whenever a turn ends, since another screen may run before the next turn).
  */
-let lendable: { bits: number; free: Array<{ words: Family; chars: Family }>; made: number } | undefined;
+interface LendablePool {
+  bits: number;
+  free: LentPair[];
+  made: number;
+}
+/** A pair of counting arrays and the pool it belongs to (a pool of another size does not take it back). */
+interface LentPair {
+  words: Family;
+  chars: Family;
+  pool: LendablePool;
+}
+let lendable: LendablePool | undefined;
 
-function borrowFamilies(bits: number): { words: Family; chars: Family } | undefined {
+function borrowFamilies(bits: number): LentPair | undefined {
   if (lendable?.bits !== bits) {
     // A model of another size: pairs still lent are dropped when given back.
     lendable = { bits, free: [], made: 0 };
@@ -307,7 +318,7 @@ function borrowFamilies(bits: number): { words: Family; chars: Family } | undefi
   if (lendable.made >= LENDABLE_PAIRS) return undefined;
   lendable.made++;
   const family = (): Family => ({ counts: new Uint32Array(1 << bits), touched: [] });
-  return { words: family(), chars: family() };
+  return { words: family(), chars: family(), pool: lendable };
 }
 
 /** How many lendable pairs long texts hold now (for tests: every pair comes back when its text is done). */
@@ -315,10 +326,10 @@ export function lentPairs(): number {
   return lendable ? lendable.made - lendable.free.length : 0;
 }
 
-function giveBack(pair: { words: Family; chars: Family }): void {
+function giveBack(pair: LentPair): void {
   clear(pair.words);
   clear(pair.chars);
-  if (lendable && pair.words.counts.length === 1 << lendable.bits) lendable.free.push(pair);
+  if (pair.pool === lendable) lendable.free.push(pair);
 }
 
 /**
@@ -364,6 +375,11 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
     yield;
   }
   yield;
-  const listed = (m: Map<number, number>) => ({ keys: [...m.keys()], counts: [...m.values()], byBucket: false });
+  // Listed in insertion (first-touch) order; the maps are emptied at once, so only the lists stay in memory.
+  const listed = (m: Map<number, number>) => {
+    const list = { keys: [...m.keys()], counts: [...m.values()], byBucket: false };
+    m.clear();
+    return list;
+  };
   return yield* familiesScoreInTurns(listed(wordCounts), listed(charCounts), config, weights, step);
 }
