@@ -2,7 +2,9 @@
 // snippets): SciFact's abstracts (prose, numbers) and the markdown inside node_modules (code, URLs,
 // versions, colons), each text scanned by every default detector, with each detector's quick test
 // (PiiDetector.mayMatch: a character every finding holds) and without it (every text scanned).
-// Both ways must find the same; the script stops if they do not.
+// Both ways must find the same; the script stops if they do not. Then markdown neutralization over
+// the same texts, with its quick test (neutralizeMarkdown: only text holding [, ] or < takes the full
+// pass) and with every text through the full pass (neutralizeMarkdownInFull); same outputs required.
 //   node -r ./tools/swc-register.cjs tools/bench/guardrails-pii.bench.mjs --scifact <folder with corpus.jsonl.gz> [--texts 6000] [--rounds 5]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +15,7 @@ import { root } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { DEFAULT_PII_DETECTORS, findPii } = require('../../libs/guardrails/src/output/pii/pii-redactor.ts');
+const { neutralizeMarkdown, neutralizeMarkdownInFull } = require('../../libs/guardrails/src/output/markdown.ts');
 
 const { values } = parseArgs({
   options: { scifact: { type: 'string' }, texts: { type: 'string', default: '6000' }, rounds: { type: 'string', default: '5' } },
@@ -57,6 +60,20 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     rounds.push({ round, way, us_per_text: Math.round(((performance.now() - started) * 1000 * 10) / texts.length) / 10 });
   }
 }
+// Markdown as kb-api's output guard runs it (the HTML step ran first, so raw tags are left to it).
+const mdOptions = { trustedHosts: [], escapeRawHtml: false };
+const mdWays = { 'quick test': neutralizeMarkdown, 'every text in full': neutralizeMarkdownInFull };
+const mdOutputs = Object.fromEntries(Object.entries(mdWays).map(([way, neutralize]) => [way, JSON.stringify(texts.map((t) => neutralize(t, mdOptions)))]));
+if (mdOutputs['quick test'] !== mdOutputs['every text in full']) throw new Error('the markdown quick test changed the output');
+const markdownRounds = [];
+for (let round = 1; round <= Number(values.rounds); round++) {
+  for (const [way, neutralize] of Object.entries(mdWays)) {
+    const started = performance.now();
+    for (const text of texts) neutralize(text, mdOptions);
+    markdownRounds.push({ round, way, us_per_text: Math.round(((performance.now() - started) * 1000 * 10) / texts.length) / 10 });
+  }
+}
+
 const skippedBy = Object.fromEntries(DEFAULT_PII_DETECTORS.filter((d) => d.mayMatch).map((d) => [d.name, texts.filter((t) => !d.mayMatch(t)).length]));
 console.log(
   JSON.stringify(
@@ -65,6 +82,7 @@ console.log(
       findings: JSON.parse(findings['quick tests']).reduce((n, f) => n + f.length, 0),
       texts_skipped_by_quick_test: skippedBy,
       rounds,
+      markdown: { texts_with_markup: texts.filter((t) => /[[\]<]/.test(t)).length, rounds: markdownRounds },
     },
     null,
     2,

@@ -98,6 +98,13 @@ function isImageLabel(text: string, close: number): boolean {
 }
 
 /**
+ * A character every neutralization needs: a link, image or definition has `[`, a leftover link `](`,
+ * an autolink or a raw tag `<`. Text without one comes out of the full pass unchanged (the code
+ * segments are put back together as they were), so most titles and snippets skip it.
+ */
+const MARKUP = /[[\]<]/;
+
+/**
  * Neutralizes markdown in model output outside code: images from anywhere but trusted hosts (or the
  * page's own origin) become their alt text (a remote image is fetched without a click and can carry
  * data out); links to
@@ -106,6 +113,11 @@ function isImageLabel(text: string, close: number): boolean {
  * (deeper nesting than handled) is escaped so it cannot form a link.
  */
 export function neutralizeMarkdown(text: string, options: MarkdownOptions): MarkdownResult {
+  return MARKUP.test(text) ? neutralizeMarkdownInFull(text, options) : { text, neutralized: 0 };
+}
+
+/** The full pass (what `neutralizeMarkdown` runs when MARKUP occurs). */
+export function neutralizeMarkdownInFull(text: string, options: MarkdownOptions): MarkdownResult {
   let neutralized = 0;
   const safe = (address: string, kind: 'link' | 'image') => {
     const verdict = classifyUrl(unwrap(address), options.trustedHosts, kind);

@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from '../settings/defaults';
 import { handleHtml } from './html';
-import { neutralizeMarkdown } from './markdown';
+import { neutralizeMarkdown, neutralizeMarkdownInFull } from './markdown';
 import { addOutputCounts, emptyOutputCounts, totalOf } from './output-counts';
 import { handleModelOutput, handleOutputFields, OutputSettings, outputSettingsOf, sanitizeOutputText } from './output-handler';
 import { validateStructuredOutput } from './structured-output';
@@ -56,6 +56,26 @@ describe('markdown neutralization', () => {
     for (const hostile of ['[' + '('.repeat(50_000), '](' + ' '.repeat(50_000), '`' + ' ``'.repeat(20_000), ']('.repeat(20_000), '!['.repeat(30_000)]) {
       expect(typeof md(hostile).text).toBe('string');
     }
+  });
+});
+
+describe('markdown neutralization of text without [, ] or <', () => {
+  it('is what the full pass makes of it: the text unchanged, nothing counted', () => {
+    // Code fences, inline code, emphasis, headings, lists, tables, parentheses, bangs and URLs: all
+    // the markdown that needs none of the three characters.
+    const pieces = ['```js\n', '```\n', '~~~\n', '`code`', '``', '`', '**bold**', '_it_', '# Heading\n', '- item\n', '1. item\n', '| a | b |\n', '(see https://evil.example/x)', '!', '(', ')', ':', 'https://evil.example/a?b=c', 'mailto:x@evil.example', '> quote\n', '\n', ' ', 'word', '&amp;', '>', '"', "'", '\\', '😀', '\ud800'];
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const texts = ['', ...Array.from({ length: 3000 }, () => Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join(''))];
+    for (const escapeRawHtml of [true, false]) {
+      for (const text of texts) {
+        const options = { trustedHosts: ['example.com'], escapeRawHtml };
+        expect(neutralizeMarkdownInFull(text, options)).toEqual({ text, neutralized: 0 });
+        expect(neutralizeMarkdown(text, options)).toEqual({ text, neutralized: 0 });
+      }
+    }
+    // One of them present, and the full pass runs: the link goes.
+    expect(md('see [x](https://evil.example/)')).toEqual({ text: 'see x', neutralized: 1 });
   });
 });
 
