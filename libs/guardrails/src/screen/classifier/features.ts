@@ -235,22 +235,16 @@ function addBuckets(sums: Sums, keys: ArrayLike<number>, counts: ArrayLike<numbe
 /** A family's share of the linear score from its sums: scaled as in `scaled` (unit length, or less below `floor`). */
 const shareOf = ({ norm, dot }: Sums, floor: number) => (norm === 0 ? 0 : (dot * Math.SQRT1_2) / Math.sqrt(Math.max(norm, floor)));
 
-/** Both families' shares, from their touched buckets, in one go. */
-function familiesScore(words: Family, chars: Family, config: FeatureConfig, weights: ArrayLike<number>): number {
-  const w = { norm: 0, dot: 0 };
-  const c = { norm: 0, dot: 0 };
-  addBuckets(w, words.touched, words.counts, true, 0, words.touched.length, weights);
-  addBuckets(c, chars.touched, chars.counts, true, 0, chars.touched.length, weights);
-  return shareOf(w, config.wordFloor) + shareOf(c, config.charFloor);
-}
+/** A family's touched buckets and dense counts, as familiesScore reads them. */
+const dense = (f: Family) => ({ keys: f.touched, counts: f.counts, byBucket: true });
 
-/** Both families' shares over turns of `perTurn` buckets (keys and counts as in addBuckets). */
-function* familiesScoreInTurns(
+/** Both families' shares, yielding after every `perTurn` buckets (keys and counts as in addBuckets; Infinity: never). */
+function* familiesScore(
   words: { keys: ArrayLike<number>; counts: ArrayLike<number>; byBucket: boolean },
   chars: { keys: ArrayLike<number>; counts: ArrayLike<number>; byBucket: boolean },
   config: FeatureConfig,
   weights: ArrayLike<number>,
-  perTurn: number,
+  perTurn = Infinity,
 ): Generator<void, number, void> {
   const sums = [{ norm: 0, dot: 0 }, { norm: 0, dot: 0 }];
   for (const [f, family] of [words, chars].entries()) {
@@ -275,7 +269,7 @@ function weightedSumAt(cursor: GramCursor, config: FeatureConfig, weights: Array
   const { words, chars } = familiesFor(config.bits);
   try {
     countGrams(cursor, config, words, chars);
-    return familiesScore(words, chars, config, weights);
+    return runToEnd(familiesScore(dense(words), dense(chars), config, weights));
   } finally {
     clear(words);
     clear(chars);
@@ -354,8 +348,7 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
         yield;
       }
       yield;
-      const dense = (f: Family) => ({ keys: f.touched, counts: f.counts, byBucket: true });
-      return yield* familiesScoreInTurns(dense(own.words), dense(own.chars), config, weights, turnChars);
+      return yield* familiesScore(dense(own.words), dense(own.chars), config, weights, turnChars);
     } finally {
       giveBack(own);
     }
@@ -381,5 +374,5 @@ export function* weightedSumInTurns(text: string, config: FeatureConfig, weights
     m.clear();
     return list;
   };
-  return yield* familiesScoreInTurns(listed(wordCounts), listed(charCounts), config, weights, step);
+  return yield* familiesScore(listed(wordCounts), listed(charCounts), config, weights, step);
 }
