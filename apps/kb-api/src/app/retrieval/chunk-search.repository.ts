@@ -138,28 +138,29 @@ export class ChunkSearchRepository {
   /**
    * Chunks ranked elsewhere (the in-memory index), read back in that order with the tenant, the
    * document's state and every filter applied here, at most `perDocument` of a document and `limit`
-   * in all. `passed` counts the ranked chunks the filters let through.
+   * in all. `passed` counts the ranked chunks the filters let through, `capped` those of them the cap per document
+   * keeps (the rows a larger `limit` could answer): a caller can read back fewer rows than it decides by.
    */
   async inOrder(
     tenantId: string,
     ids: number[],
     filters: RetrievalFilters,
     options: { excludeFlagged: boolean; perDocument: number; limit: number },
-  ): Promise<{ rows: ChunkFields[]; passed: number; generation: ChunkGeneration }> {
+  ): Promise<{ rows: ChunkFields[]; passed: number; capped: number; generation: ChunkGeneration }> {
     const params: unknown[] = [tenantId, ids];
     const p = (v: unknown) => `$${params.push(v)}`;
     const where = [`d.tenant_id = $1`, `d.deleted_at IS NULL`, `d.status = 'indexed'`, ...filterClauses(filters, p, { excludeFlagged: options.excludeFlagged })];
     // Each id costs two index probes (the chunk, its document): the caller sends few ids, the cap per document and the
     // order are applied here, so only the rows answered carry their text out. The tenant's chunk change counters come
     // along, read in the same statement (one snapshot), on a row of their own when no chunk passes.
-    const rows: Array<ChunkFields & { passed: string | null; generation: string; epoch: string }> = await this.db.query(
+    const rows: Array<ChunkFields & { passed: string | null; capped: string | null; generation: string; epoch: string }> = await this.db.query(
       `SELECT g.generation::text, g.epoch::text, y.chunk_id, y.document_id, y.project_key, y.source_path, y.source_type, y.slug, y.title,
-              y.heading_path, y.text, y.chunk_hash, y.flagged, y.passed
+              y.heading_path, y.text, y.chunk_hash, y.flagged, y.passed, y.capped
          FROM (SELECT coalesce(max(generation), 0) AS generation, coalesce(max(epoch), 0) AS epoch
                  FROM kb_chunk_generations WHERE tenant_id = $1) g
          LEFT JOIN LATERAL (
            SELECT x.chunk_id, x.document_id, x.project_key, x.source_path, x.source_type, x.slug, x.title, x.heading_path, x.text,
-                  x.chunk_hash, x.flagged, x.passed, x.ord FROM (
+                  x.chunk_hash, x.flagged, x.passed, count(*) OVER () AS capped, x.ord FROM (
              SELECT c.id::int AS chunk_id, d.id::int AS document_id, d.project_key, d.source_path, d.source_type, d.slug, d.title,
                     c.heading_path, c.text, c.chunk_hash, c.injection_flagged AS flagged, u.ord,
                     row_number() OVER (PARTITION BY d.id ORDER BY u.ord) AS nth, count(*) OVER () AS passed
@@ -175,7 +176,7 @@ export class ChunkSearchRepository {
     );
     const generation = { chunks: Number(rows[0]?.generation ?? 0), epoch: Number(rows[0]?.epoch ?? 0) };
     const found = rows.filter((r) => r.chunk_id !== null);
-    return { rows: found.map(chunkFieldsOf), passed: Number(found[0]?.passed ?? 0), generation };
+    return { rows: found.map(chunkFieldsOf), passed: Number(found[0]?.passed ?? 0), capped: Number(found[0]?.capped ?? 0), generation };
   }
 
   /**

@@ -233,7 +233,14 @@ describe('LexicalIndexes: in-memory indexes that follow every write to the chunk
     const live = [...index!.chunkIds()];
     const back = await chunkSearch.inOrder('stats', live, {}, options);
     expect([back.rows.map((r) => r.chunk_id).sort((a, b) => a - b), back.generation]).toEqual([[...live].sort((a, b) => a - b), counters]);
-    expect(await chunkSearch.inOrder('stats', [-1], {}, options)).toEqual({ rows: [], passed: 0, generation: counters });
+    expect(await chunkSearch.inOrder('stats', [-1], {}, options)).toEqual({ rows: [], passed: 0, capped: 0, generation: counters });
+    // Fewer rows than pass: `passed` counts what the filters let through, `capped` what the cap per document then keeps.
+    const one = await chunkSearch.inOrder('stats', live, {}, { ...options, limit: 1 });
+    expect([one.rows.map((r) => r.chunk_id), one.passed, one.capped]).toEqual([[live[0]], live.length, live.length]);
+    const documents = new Set(back.rows.map((r) => r.document_id)).size;
+    expect(documents).toBeLessThan(live.length);
+    const onePerDocument = await chunkSearch.inOrder('stats', live, {}, { ...options, perDocument: 1, limit: 1 });
+    expect([onePerDocument.rows.length, onePerDocument.passed, onePerDocument.capped]).toEqual([1, live.length, documents]);
     expect((await chunkSearch.inOrder('stats', live, { project_keys: ['elsewhere'] }, options)).generation).toEqual(counters);
     // Remembered: a second question with the same words asks Postgres nothing, and gets the same analysis.
     let asked = 0;

@@ -82,4 +82,10 @@ export interface RetrievalResult {
 export interface RetrievalOptions {
   /** Chunks ranked in all (primary plus runners-up); the chat's default is PRIMARY + RUNNER_UP. */
   depth?: number;
+  /**
+   * How many of the ranked chunks the caller uses (ranked() cuts at its top_k): without vector similarity only those,
+   * and at least the primary chunks (grounding compares them), are read back with their text. The ranking, the path
+   * that ranks it and the candidate count are those of the whole depth, so the chunks answered are its first ones.
+   */
+  uses?: number;
 }

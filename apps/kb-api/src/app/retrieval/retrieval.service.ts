@@ -90,8 +90,10 @@ export class RetrievalService {
     const depth = Math.min(MAX_DEPTH, Math.max(PRIMARY + RUNNER_UP, options.depth ?? 0));
     // Flagged chunks are left out unless the setting quotes them (read per query: it changes live).
     const excludeFlagged = (this.indirect?.handling ?? 'exclude') === 'exclude';
+    // Fused with vector similarity, chunks far down the lexical list can rise into the top: the whole depth is read back.
+    const rows = this.vectors.enabled ? depth : Math.min(depth, Math.max(PRIMARY, options.uses ?? depth));
     const [lexical, vector] = await Promise.all([
-      this.lexical(tenantId, question, filters, depth, excludeFlagged),
+      this.lexical(tenantId, question, filters, { depth, rows }, excludeFlagged),
       this.vectors.search(tenantId, question, filters, { excludeFlagged }),
     ]);
     const fused = fuseRetrieval(lexical, vector, {
@@ -112,7 +114,7 @@ export class RetrievalService {
     filters: RetrievalFilters,
     topK: number,
   ): Promise<{ chunks: RetrievedChunk[]; candidates: number; retrievers: Retriever[] }> {
-    const found = await this.retrieve(tenantId, query, filters, { depth: topK });
+    const found = await this.retrieve(tenantId, query, filters, { depth: topK, uses: topK });
     return { chunks: [...found.primary, ...found.runner_up].slice(0, topK), candidates: found.candidates, retrievers: found.retrievers };
   }
 
@@ -120,10 +122,11 @@ export class RetrievalService {
     tenantId: string,
     question: string,
     filters: RetrievalFilters,
-    depth: number,
+    cut: { depth: number; rows: number },
     excludeFlagged: boolean,
     statisticsFromIndex = true,
   ): Promise<RetrievalResult> {
+    const { depth } = cut;
     const terms = contentTerms(question).slice(0, 32);
     const empty: RetrievalResult = { terms, primary: [], runner_up: [], candidates: 0, retrievers: ['lexical'] };
     if (terms.length === 0) return empty;
@@ -147,7 +150,7 @@ export class RetrievalService {
     const present = stats.filter((s) => s.df > 0);
     // Statistics from the index are checked against the database only by the in-memory ranking's read-back: any other
     // way out (nothing found, the SQL ranking) asks the database's statistics, which a write since loading may change.
-    const classic = () => this.lexical(tenantId, question, filters, depth, excludeFlagged, false);
+    const classic = () => this.lexical(tenantId, question, filters, cut, excludeFlagged, false);
     if (present.length === 0) return fromIndex ? classic() : empty;
     const finders = present.filter((s) => !s.common);
     const find = (finders.length ? finders : present)
@@ -180,7 +183,7 @@ export class RetrievalService {
       excludeFlagged,
     };
     const index = fromIndex ? fromIndex.index : this.indexes && !phrases ? await this.indexes.current(tenantId, generation, chunks) : undefined;
-    const inMemory = index && (await this.rankInMemory(tenantId, index, plan, depth));
+    const inMemory = index && (await this.rankInMemory(tenantId, index, plan, cut));
     if (fromIndex && (!inMemory || newer(inMemory.generation, generation))) return classic();
     const rows = inMemory ? inMemory.rows : await this.chunks.rank(tenantId, plan);
     const maxBm25 = Math.max(0, ...rows.map((r) => r.bm25));
@@ -247,13 +250,14 @@ export class RetrievalService {
    * even those leave fewer than the ranking needs while more were scored, answers undefined: the
    * SQL path, whose candidates are found under the filters, ranks instead. `candidates` counts the
    * chunks scored (those the filters let through, when there are filters), at most CANDIDATES as on
-   * the SQL path.
+   * the SQL path. Only the first `rows` come back with their text; what is enough is judged by the
+   * whole `depth`, so the rows are the first of the ranking the whole depth would give.
    */
   private async rankInMemory(
     tenantId: string,
     index: LexicalIndex,
     plan: LexicalRanking,
-    depth: number,
+    { depth, rows: keep }: { depth: number; rows: number },
   ): Promise<{ rows: RankedCandidate[]; candidates: number; generation: ChunkGeneration } | undefined> {
     const terms: IndexQueryTerm[] = plan.idfs.map((idf, i) => ({ idf, lexemes: plan.lexemes.filter((l) => l.term === i) }));
     // Scoring walks every posting of every term on the event loop: a question of many very common words would hold it
@@ -267,11 +271,12 @@ export class RetrievalService {
       const answer = await this.chunks.inOrder(tenantId, hits.map((h) => h.chunkId), plan.filters, {
         excludeFlagged: plan.excludeFlagged,
         perDocument: PER_DOCUMENT,
-        limit: depth,
+        limit: keep,
       });
       // Enough: as many rows as shown, or every scored chunk was sent, or all the best 400 passed and only the cap per
       // document left fewer (the SQL path, ranking 100 candidates under the same cap, could not show more).
-      const enough = answer.rows.length >= Math.min(depth, scored) || hits.length >= scored || (complete && answer.passed === hits.length);
+      const shown = Math.min(answer.capped, depth);
+      const enough = shown >= Math.min(depth, scored) || hits.length >= scored || (complete && answer.passed === hits.length);
       return { ...answer, enough, hits, scored };
     };
     // Twice as many as shown first (each costs index probes); the best 400 when the filters, the cap per document or
