@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,31 @@ export async function startApi(env, baseUrl) {
   const api = startDist('kb-api', 'main.js', env);
   await waitReady(`${baseUrl}/health/ready`, 60_000);
   return api;
+}
+
+/**
+ * The simulated users' HTTP client: POSTs a JSON body over kept-alive connections (at most `users` of them) and answers
+ * the status and the whole body. node:http rather than fetch: the users share the two cores with kb-api and Postgres,
+ * and fetch's streams cost them about twice the CPU per request (docs/benchmarks.md).
+ */
+export function jsonPoster(baseUrl, users) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: users });
+  const { hostname, port } = new URL(baseUrl);
+  return (route, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const payload = Buffer.from(JSON.stringify(body));
+      const request = http.request(
+        { agent, hostname, port, path: route, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers } },
+        (response) => {
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode, body: Buffer.concat(chunks) }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
 }
 
 /** A user with the admin role, straight in the database, and a personal token for it. */

@@ -5,21 +5,24 @@
 // count from scratch before anything is timed), then kb-api from dist/ (extractive `none` chat
 // provider) serves 10 users in a closed loop: first POST /api/kb/retrieve alone, then
 // POST /api/kb/chat alone, each for a fixed time, with SciFact claims, the retrieval evaluation's
-// questions and questions made from the manual pages' summaries, interleaved.
+// questions and questions made from the manual pages' summaries, interleaved. Each measured phase
+// follows an unmeasured one of `--warmup` seconds on the same route with the queries before it (the
+// first seconds after boot pay for JIT compilation and first-time caches; 0 measures them too).
 //   npm run build && node -r ./tools/swc-register.cjs tools/bench/kb-retrieve.bench.mjs --scifact <folder with corpus.jsonl.gz and queries-train.jsonl>
-//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--database kb_retrieve_bench] [--port 3950] [--keep] [--sql-only] [--processes 1]
+//     [--man /usr/share/man] [--chunks 100000] [--users 10] [--seconds 30] [--warmup 15] [--database kb_retrieve_bench] [--port 3950] [--keep] [--sql-only] [--processes 1]
 // --keep leaves the database in place (for EXPLAIN ANALYZE of the ranking query on it).
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { stop } from './lib.mjs';
 import { CORPUS_OPTIONS, corpusAndQueries, interleavedQueries } from './kb-bench-corpus.mjs';
-import { dropDatabase, kbEnvironment, percentile, startApi, termStatsDrift, tokenFor } from './kb-bench-support.mjs';
+import { dropDatabase, jsonPoster, kbEnvironment, percentile, startApi, termStatsDrift, tokenFor } from './kb-bench-support.mjs';
 
 const { values } = parseArgs({
   options: {
     ...CORPUS_OPTIONS,
     users: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '15' },
     port: { type: 'string', default: '3950' },
     keep: { type: 'boolean', default: false },
     // Every query ranked in SQL (KB_LEXICAL_INDEX_MAX_MB=0): the same build measured without the in-memory index.
@@ -82,10 +85,11 @@ const api = await startApi(env, baseUrl);
 let indexLoadSeconds;
 try {
   const token = await tokenFor(db, baseUrl);
+  const poster = jsonPoster(baseUrl, users);
   const post = async (route, body) => {
     const started = performance.now();
-    const r = await fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-    const answer = await r.json();
+    const r = await poster(route, body, { authorization: `Bearer ${token}` });
+    const answer = JSON.parse(r.body.toString('utf8'));
     return { ms: performance.now() - started, status: r.status, answer };
   };
   const routes = {
@@ -111,14 +115,14 @@ try {
   for (const q of queries.slice(0, 100)) await routes.retrieve(q);
 
   /** `users` clients in a closed loop on one route for `seconds`, each taking the next query of the shared list. */
-  const phase = async (name, start) => {
+  const phase = async (name, start, seconds = Number(values.seconds)) => {
     const samples = [];
     const server = [];
     const statuses = {};
     let refusals = 0;
     let next = start;
     const loadBefore = load();
-    const deadline = Date.now() + Number(values.seconds) * 1000;
+    const deadline = Date.now() + seconds * 1000;
     const user = async () => {
       while (Date.now() < deadline) {
         const r = await routes[name](queries[next++ % queries.length]);
@@ -147,9 +151,11 @@ try {
       next,
     };
   };
-  const retrieve = await phase('retrieve', 100);
+  /** An unmeasured phase of --warmup seconds, then the measured one with the queries that follow. */
+  const warmedPhase = async (name, start) => phase(name, Number(values.warmup) > 0 ? (await phase(name, start, Number(values.warmup))).next : start);
+  const retrieve = await warmedPhase('retrieve', 100);
   // The chat starts where retrieval stopped, so its questions were not just ranked (no warm pages for free).
-  const chat = await phase('chat', retrieve.next);
+  const chat = await warmedPhase('chat', retrieve.next);
   delete retrieve.next;
   delete chat.next;
   process.stdout.write(
@@ -167,6 +173,7 @@ try {
         users,
         processes: Number(values.processes),
         seconds: Number(values.seconds),
+        warmup_seconds: Number(values.warmup),
         retrieve,
         chat,
       },

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { CORPUS_OPTIONS, corpusAndQueries, interleavedQueries } from './kb-bench-corpus.mjs';
-import { kbApiEnv, percentile } from './kb-bench-support.mjs';
+import { jsonPoster, kbApiEnv, percentile } from './kb-bench-support.mjs';
 import { startDist, stop, waitReady } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -86,14 +86,10 @@ try {
   });
   const { token } = await login.json();
   if (!token) throw new Error(`no token (was the database left by kb-retrieve.bench.mjs --keep?): ${login.status}`);
+  const poster = jsonPoster(base, Number(values.users));
   const post = async (q) => {
     const started = performance.now();
-    const r = await fetch(`${base}/api/kb/${values.route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(values.route === 'chat' ? { question: q } : { query: q }),
-    });
-    await r.arrayBuffer();
+    const r = await poster(`/api/kb/${values.route}`, values.route === 'chat' ? { question: q } : { query: q }, { authorization: `Bearer ${token}` });
     if (r.status !== 200) throw new Error(`${values.route} answered ${r.status}`);
     return performance.now() - started;
   };
