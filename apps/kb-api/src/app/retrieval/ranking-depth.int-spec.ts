@@ -120,6 +120,11 @@ describe('RetrievalService.ranked: a shallower ranking is the deeper one cut sho
           expect(readBacks.length).toBe(chatReadBacks);
           for (const limit of readBacks) expect(limit).toBe(Math.max(topK, 8));
         }
+        // The widget's search and the tabular reviews use only primary chunks: the chat's primary chunks, grounding included.
+        for (const uses of [1, 5, 10, 0, -3, Number.NaN]) {
+          const primary = (await service().retrieve(TENANT, query, filters, { uses })).primary;
+          expect({ uses, primary: primary.map((c) => [c.chunk_id, c.score, c.grounded]) }).toEqual({ uses, primary: chat.primary.map((c) => [c.chunk_id, c.score, c.grounded]) });
+        }
         if (chatReadBacks === 2) twoReadBacks++;
         // Not enough even in the best 400: ranked again from the database's statistics (two read-backs more), then in SQL.
         if (chatReadBacks > 2) fellBackToSql++;

@@ -91,7 +91,8 @@ export class RetrievalService {
     // Flagged chunks are left out unless the setting quotes them (read per query: it changes live).
     const excludeFlagged = (this.indirect?.handling ?? 'exclude') === 'exclude';
     // Fused with vector similarity, chunks far down the lexical list can rise into the top: the whole depth is read back.
-    const rows = this.vectors.enabled ? depth : Math.min(depth, Math.max(PRIMARY, options.uses ?? depth));
+    const uses = Number.isSafeInteger(options.uses) && options.uses! > 0 ? options.uses! : depth;
+    const rows = this.vectors.enabled ? depth : Math.min(depth, Math.max(PRIMARY, uses));
     const [lexical, vector] = await Promise.all([
       this.lexical(tenantId, question, filters, { depth, rows }, excludeFlagged),
       this.vectors.search(tenantId, question, filters, { excludeFlagged }),

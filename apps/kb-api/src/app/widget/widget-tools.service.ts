@@ -113,7 +113,7 @@ export class WidgetToolsService {
   private async search(args: Record<string, unknown>, scope: { tenantId: string; projectKey: string }) {
     const query = String(args['query']);
     const limit = typeof args['limit'] === 'number' ? args['limit'] : DEFAULT_SEARCH_LIMIT;
-    const found = await this.retrieval.retrieve(scope.tenantId, query, { project_keys: [scope.projectKey] });
+    const found = await this.retrieval.retrieve(scope.tenantId, query, { project_keys: [scope.projectKey] }, { uses: limit });
     const results = found.primary.slice(0, limit).map((c) => ({
       document_id: c.document_id,
       title: c.title || 'Untitled',
