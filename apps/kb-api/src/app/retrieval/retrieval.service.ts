@@ -90,7 +90,9 @@ export class RetrievalService {
     const depth = Math.min(MAX_DEPTH, Math.max(PRIMARY + RUNNER_UP, options.depth ?? 0));
     // Flagged chunks are left out unless the setting quotes them (read per query: it changes live).
     const excludeFlagged = (this.indirect?.handling ?? 'exclude') === 'exclude';
-    // Fused with vector similarity, chunks far down the lexical list can rise into the top: the whole depth is read back.
+    // Rows read back with their text: those the caller uses (the whole depth unless it says fewer), at least the primary
+    // chunks (grounded together). Fused with vector similarity, chunks far down the lexical list can rise into the top,
+    // so then the whole depth is read back.
     const uses = Number.isSafeInteger(options.uses) && options.uses! > 0 ? options.uses! : depth;
     const rows = this.vectors.enabled ? depth : Math.min(depth, Math.max(PRIMARY, uses));
     const [lexical, vector] = await Promise.all([
