@@ -64,10 +64,11 @@ export async function startApi(env, baseUrl) {
 
 /**
  * The simulated users' HTTP client: POSTs a JSON body over kept-alive connections (at most `users` of them) and answers
- * the status and the whole body. node:http rather than fetch: the users share the two cores with kb-api and Postgres,
- * and fetch's streams cost them about twice the CPU per request (docs/benchmarks.md).
+ * the status and the whole body; a request without an answer for `timeoutMs` fails. node:http rather than fetch: the
+ * users share the two cores with kb-api and Postgres, and fetch cost them about three times the CPU per request
+ * (docs/benchmarks.md).
  */
-export function jsonPoster(baseUrl, users) {
+export function jsonPoster(baseUrl, users, timeoutMs = 60_000) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: users });
   const { hostname, port } = new URL(baseUrl);
   return (route, body, headers = {}) =>
@@ -82,6 +83,7 @@ export function jsonPoster(baseUrl, users) {
           response.on('error', reject);
         },
       );
+      request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer from ${route} within ${timeoutMs} ms`)));
       request.on('error', reject);
       request.end(payload);
     });

@@ -154,7 +154,8 @@ try {
   /** An unmeasured phase of --warmup seconds, then the measured one with the queries that follow. */
   const warmedPhase = async (name, start) => phase(name, Number(values.warmup) > 0 ? (await phase(name, start, Number(values.warmup))).next : start);
   const retrieve = await warmedPhase('retrieve', 100);
-  // The chat starts where retrieval stopped, so its questions were not just ranked (no warm pages for free).
+  // The chat starts where retrieval stopped, so its questions were not just ranked (no warm pages for free), unless the
+  // phases together send more requests than there are queries: the list then starts again from its first query.
   const chat = await warmedPhase('chat', retrieve.next);
   delete retrieve.next;
   delete chat.next;

@@ -18,8 +18,8 @@ const WORDS = ('backup restore replica failover signing key rotation token verif
 const PROJECTS = ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'c'];
 
 /**
- * A caller asking for fewer chunks than the chat ranks (POST /api/kb/retrieve's top_k, the MCP search tools' limit)
- * reads back only that many. That must be a cut of the same ranking, never another one: with the per-document cap, with
+ * A caller asking for fewer chunks than the chat ranks (POST /api/kb/retrieve's top_k, the MCP search tools' limit, the
+ * widget's search) reads back only that many. That must be a cut of the same ranking, never another one: with the per-document cap, with
  * filters that leave few of the best-scored chunks, from the in-memory index and from SQL.
  */
 describe('RetrievalService.ranked: a shallower ranking is the deeper one cut short', () => {
@@ -120,10 +120,13 @@ describe('RetrievalService.ranked: a shallower ranking is the deeper one cut sho
           expect(readBacks.length).toBe(chatReadBacks);
           for (const limit of readBacks) expect(limit).toBe(Math.max(topK, 8));
         }
-        // The widget's search and the tabular reviews use only primary chunks: the chat's primary chunks, grounding included.
+        // The widget's search uses only primary chunks: the chat's primary chunks, grounding included, from fewer rows (an
+        // unusable `uses` reads the whole depth).
         for (const uses of [1, 5, 10, 0, -3, Number.NaN]) {
+          readBacks.length = 0;
           const primary = (await service().retrieve(TENANT, query, filters, { uses })).primary;
           expect({ uses, primary: primary.map((c) => [c.chunk_id, c.score, c.grounded]) }).toEqual({ uses, primary: chat.primary.map((c) => [c.chunk_id, c.score, c.grounded]) });
+          for (const limit of readBacks) expect({ uses, limit }).toEqual({ uses, limit: uses > 0 ? Math.max(uses, 8) : 23 });
         }
         if (chatReadBacks === 2) twoReadBacks++;
         // Not enough even in the best 400: ranked again from the database's statistics (two read-backs more), then in SQL.

@@ -111,8 +111,7 @@ export class TabularReviewsService {
 
   /** The document's best chunk for the question, if it grounds an answer (shares enough of the question's weight). */
   private async answer(tenantId: string, documentId: number, question: string): Promise<{ answer: string; citation: Citation } | null> {
-    // One chunk is used: only the primary chunks (whose grounding is judged together) are read back.
-    const { primary } = await this.retrieval.retrieve(tenantId, question, { doc_ids: [documentId] }, { uses: 1 });
+    const { primary } = await this.retrieval.retrieve(tenantId, question, { doc_ids: [documentId] });
     const best = primary.find((c) => c.grounded);
     if (!best) return null;
     const answer = extractiveAnswer(question, [best], new Map([[documentId, 1]])).replace(/\s*\[1\]/g, '').trim();
