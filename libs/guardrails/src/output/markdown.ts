@@ -102,7 +102,7 @@ function isImageLabel(text: string, close: number): boolean {
  * an autolink or a raw tag `<`. Text without one comes out of the full pass unchanged (the code
  * segments are put back together as they were), so most titles and snippets skip it.
  */
-const MARKUP = /[[\]<]/;
+export const MARKUP = /[[\]<]/;
 
 /**
  * Neutralizes markdown in model output outside code: images from anywhere but trusted hosts (or the

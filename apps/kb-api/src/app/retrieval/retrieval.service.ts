@@ -43,7 +43,8 @@ export const RANKING: RankingParams = { k1: 1.8, b: 0.75, titleWeight: 2, headin
 /** Overrides of RANKING, for the evaluation's parameter search only. */
 export const RANKING_PARAMS = Symbol('kb-api.RANKING_PARAMS');
 const TIERS = 4;
-const PRIMARY = 8;
+/** The chunks the chat grounds its answer on (and cites), best first; the rest of the depth are runners-up. */
+export const PRIMARY = 8;
 const PER_DOCUMENT = 3;
 const RUNNER_UP = 15;
 /** The deepest ranking a caller may ask for (POST /api/kb/retrieve's top_k). */

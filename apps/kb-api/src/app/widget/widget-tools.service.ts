@@ -4,7 +4,7 @@ import { failClosed } from '../chat/chat.service';
 import { OutputGuard } from '../chat/output-guard';
 import { IndirectInjectionScreen } from '../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
-import { RetrievalService } from '../retrieval/retrieval.service';
+import { PRIMARY, RetrievalService } from '../retrieval/retrieval.service';
 import { snippetOf } from '../retrieval/snippet';
 import { ParkedCallRow } from '../tool-approvals/parked-calls.repository';
 import { ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
@@ -113,7 +113,8 @@ export class WidgetToolsService {
   private async search(args: Record<string, unknown>, scope: { tenantId: string; projectKey: string }) {
     const query = String(args['query']);
     const limit = typeof args['limit'] === 'number' ? args['limit'] : DEFAULT_SEARCH_LIMIT;
-    const found = await this.retrieval.retrieve(scope.tenantId, query, { project_keys: [scope.projectKey] }, { uses: limit });
+    // Only primary chunks are shown, so at most PRIMARY of the ranking are used (a limit of 9 or 10 shows 8).
+    const found = await this.retrieval.retrieve(scope.tenantId, query, { project_keys: [scope.projectKey] }, { uses: Math.min(limit, PRIMARY) });
     const results = found.primary.slice(0, limit).map((c) => ({
       document_id: c.document_id,
       title: c.title || 'Untitled',
