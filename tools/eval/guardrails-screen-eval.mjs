@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { createGuardrails, DEFAULT_SETTINGS } = require('@platform/guardrails');
 const { EVAL_SET_PATH, loadEvalSet, scoreEval, screenEvalSet } = require('../../libs/guardrails/eval/screen-eval-set.ts');
-const { HELD_OUT_FRACTION, loadScreeningSets, partsOf } = require('../../libs/guardrails/eval/public-sets.ts');
+const { HELD_OUT_FRACTION, loadIndependentProbeSets, loadScreeningSets, partsOf } = require('../../libs/guardrails/eval/public-sets.ts');
 const { loadCorpus, loadQuestions } = require('../../apps/kb-api/eval/retrieval-eval.ts');
 const { chunkMarkdown } = require('../../apps/kb-api/src/app/ingest/chunker.ts');
 
@@ -52,8 +52,13 @@ const CONFIGURATIONS = {
   'rules + classifier (default)': DEFAULT_SETTINGS,
 };
 const sets = loadScreeningSets();
+const probeSets = loadIndependentProbeSets();
 const publicRows = [];
 const heldOutFalsePositives = [];
+/** Per independent probe set and configuration: detection, false positives, and (default settings) per family and each false positive. */
+const probeRows = [];
+const probeFamilies = new Map();
+const probeFalsePositives = [];
 for (const [configuration, settings] of Object.entries(CONFIGURATIONS)) {
   guardrails.updateSettings(settings);
   await guardrails.warmUp();
@@ -74,6 +79,24 @@ for (const [configuration, settings] of Object.entries(CONFIGURATIONS)) {
       const attacks = rows.filter((p) => p.attack).length;
       publicRows.push({ configuration, set: set.name, part, detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, rows.length - attacks) });
     }
+  }
+  for (const set of probeSets) {
+    let detected = 0;
+    let falsePositives = 0;
+    for (const p of set.prompts) {
+      const { blocked, rule_id } = await guardrails.tryScreen(p.text);
+      if (p.attack && blocked) detected++;
+      if (!p.attack && blocked) falsePositives++;
+      if (configuration !== 'rules + classifier (default)') continue;
+      const key = `${set.name}\u0000${p.attack ? 'attack' : 'benign'}\u0000${p.family ?? '-'}`;
+      const family = probeFamilies.get(key) ?? { set: set.name, attack: p.attack, family: p.family ?? '-', flagged: 0, total: 0 };
+      family.total++;
+      if (blocked) family.flagged++;
+      probeFamilies.set(key, family);
+      if (!p.attack && blocked) probeFalsePositives.push({ set: set.name, rule_id, text: p.text });
+    }
+    const attacks = set.prompts.filter((p) => p.attack).length;
+    probeRows.push({ configuration, set: set.name, detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, set.prompts.length - attacks) });
   }
 }
 
@@ -229,6 +252,37 @@ ${publicTable('in-sample')}
 ### Held-out false positives (default settings)
 
 ${heldOutFalsePositives.length === 0 ? 'None.' : heldOutFalsePositives.map((f) => `- ${f.set} → ${code(f.rule_id)}: ${code(visible(shortText(f.text)))}`).join('\n')}
+
+## Independent probes (written apart from the rules)
+
+Prompts written for the project by red-team reviewers, in their own words, across attack families
+(instruction override, extraction of the prompt or a guarded secret, role-play, fiction framing, an
+attack after an ordinary request, a dictated reply, fake chat turns, instructions hidden in data,
+obfuscation, attacks by intent alone) and benign look-alikes. The classifier never trains on them.
+
+${probeSets.map((s) => `- \`${s.name}\`: ${s.description}; ${s.prompts.length} prompts (${s.prompts.filter((p) => p.attack).length} attacks). ${s.readWhileWritingRules ? '**In-sample for the rules**: the rules were extended after reading its misses.' : '**Held out**: screened for this report after the rules were written; nothing was changed after it.'}`).join('\n')}
+
+Before the rules were extended (ruleset \`12fef67565f1a1b4\`), \`probes-a\` measured 22.4% detection (66/295) at 1.9%
+false positives (4/210) with the default settings. The extension added rules for instructions
+addressed to an AI inside data (\`address_to_ai\`), a dictated reply (\`output_hijack\`) and a guarded
+secret asked for by a trick (\`guarded_secret\`), and widened the override, disclosure, role-play and
+chat-markup rules (Dutch; dismissals without "ignore"; "in developer mode you…"; other template
+formats). None of it names a probe; each family is pinned by attacks and benign look-alikes in
+\`libs/guardrails/src/screen/default-rules.spec.ts\`.
+
+| set | configuration | detection | false positives |
+|---|---|---|---|
+${probeRows.map((r) => `| ${r.set} | ${r.configuration} | ${cell(r.detection)} | ${cell(r.falsePositives)} |`).join('\n')}
+
+Per family, default settings:
+
+| set | family | flagged |
+|---|---|---|
+${[...probeFamilies.values()].map((f) => `| ${f.set} | ${f.attack ? 'attack' : 'benign'}: ${f.family} | ${f.flagged}/${f.total} |`).join('\n')}
+
+False positives (default settings):
+
+${probeFalsePositives.length === 0 ? 'None.' : probeFalsePositives.map((f) => `- ${f.set} → ${code(f.rule_id)}: ${code(visible(shortText(f.text)))}`).join('\n')}
 
 ## Benign documents (indirect injection) and questions
 

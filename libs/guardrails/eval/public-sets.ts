@@ -18,6 +18,8 @@ export interface LabelledPrompt {
   /** The set the prompt comes from. */
   source: string;
   lang: string;
+  /** The attack or benign family, where the set names one. */
+  family?: string;
 }
 
 export interface ScreeningSet {
@@ -43,7 +45,7 @@ function readRows(file: string, source: string): LabelledPrompt[] {
     .map((line, i) => {
       const row = JSON.parse(line) as Record<string, unknown>;
       if (typeof row.text !== 'string' || typeof row.attack !== 'boolean') throw new Error(`${file} line ${i + 1}: needs text and attack`);
-      return { text: row.text, attack: row.attack, source, lang: typeof row.lang === 'string' ? row.lang : 'en' };
+      return { text: row.text, attack: row.attack, source, lang: typeof row.lang === 'string' ? row.lang : 'en', ...(typeof row.family === 'string' ? { family: row.family } : {}) };
     });
 }
 
@@ -79,6 +81,37 @@ export function loadScreeningSets(): ScreeningSet[] {
       description: 'benign prompts crowded with trigger words (written by the project; never trained on)',
       prompts: readRows(TRIGGER_WORDS_BENIGN_PATH, 'trigger-words-benign'),
       trainable: false,
+    },
+  ];
+}
+
+/** Prompts written for the project by reviewers who had not seen the rules, by attack and benign family. */
+export interface IndependentProbeSet {
+  name: string;
+  description: string;
+  prompts: LabelledPrompt[];
+  /** Whether the default rules were extended after reading this set's misses (then it is in-sample for the rules). */
+  readWhileWritingRules: boolean;
+}
+
+/**
+ * Red-team probes: neither layer trains on them (the classifier never sees them). The first set was written by a
+ * reviewer who then read the rules to explain the misses, and the rules were extended after reading them; the second
+ * was written afterwards by another reviewer who saw neither the rules nor the first set, and is held out.
+ */
+export function loadIndependentProbeSets(): IndependentProbeSet[] {
+  return [
+    {
+      name: 'probes-a',
+      description: 'libs/guardrails/eval/independent-probes-a.jsonl (a red-team reviewer, ten attack families in seven languages, benign look-alikes)',
+      prompts: readRows(join(__dirname, 'independent-probes-a.jsonl'), 'probes-a'),
+      readWhileWritingRules: true,
+    },
+    {
+      name: 'probes-b',
+      description: 'libs/guardrails/eval/independent-probes-b.jsonl (a second reviewer, written after the rules, without seeing them or probes-a)',
+      prompts: readRows(join(__dirname, 'independent-probes-b.jsonl'), 'probes-b'),
+      readWhileWritingRules: false,
     },
   ];
 }
