@@ -289,6 +289,31 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
   });
 
   describe('role escalation', () => {
+    it("keeps a platform administrator's account out of a tenant super-admin's reach (no email change, deactivation, roles or memberships)", async () => {
+      const platform = await callerWith(svc.url, db, { email: 'platform-op@acc.test', roles: ['super-admin'] });
+      await db.query(`INSERT INTO kb_user_permissions (tenant_id, user_id, permission) VALUES (NULL, $1, 'platform.admin')`, [platform.id]);
+      const attempts: Array<[string, string, unknown?]> = [
+        ['PATCH', `/api/admin/users/${platform.id}`, { email: 'attacker-mailbox@acc.test' }],
+        ['PATCH', `/api/admin/users/${platform.id}`, { roles: ['viewer'] }],
+        ['PATCH', `/api/admin/users/${platform.id}`, { active: false }],
+        ['POST', `/api/admin/users/${platform.id}/deactivate`],
+        ['POST', `/api/admin/users/${platform.id}/memberships`, { project_key: 'default' }],
+      ];
+      for (const [method, path, body] of attempts) {
+        const r = await as(superAdmin, method, path, body);
+        expect([method, path, r.status, r.body.error]).toEqual([method, path, 403, 'role_escalation_forbidden']);
+      }
+      const [row] = await db.query('SELECT email, active FROM kb_users WHERE id = $1', [platform.id]);
+      expect(row).toEqual({ email: 'platform-op@acc.test', active: true });
+      // Seen, not managed: the account still shows in the tenant's list and detail.
+      expect((await as(superAdmin, 'GET', `/api/admin/users/${platform.id}`)).status).toBe(200);
+      // Another platform administrator may manage it.
+      const other = await callerWith(svc.url, db, { email: 'platform-op2@acc.test', roles: ['viewer'] });
+      await db.query(`INSERT INTO kb_user_permissions (tenant_id, user_id, permission) VALUES (NULL, $1, 'platform.admin')`, [other.id]);
+      await db.query(`INSERT INTO kb_user_roles (tenant_id, user_id, role) VALUES ('default', $1, 'admin')`, [other.id]);
+      expect((await as(other, 'PATCH', `/api/admin/users/${platform.id}`, { name: 'Platform Operator' })).status).toBe(200);
+    });
+
     it('an admin grants roles up to their own rank, never super-admin; a super-admin can', async () => {
       const u = await callerWith(svc.url, db, { email: 'esc1@acc.test', roles: ['viewer'] });
       expect(

@@ -32,6 +32,16 @@ describe('admin role policy', () => {
     expect(roleChangeRefusal(admin, who('1', 'admin'), ['admin'])).toBeNull();
   });
 
+  it('keeps a platform administrator out of reach of every tenant role, and lets platform administrators manage each other', () => {
+    const platform = { userId: '3', roles: ['super-admin'] as Role[], platformAdmin: true };
+    expect(manageRefusal(superAdmin, platform)).toMatch(/platform administrator/);
+    expect(roleChangeRefusal(superAdmin, platform, ['viewer'])).toMatch(/platform administrator/);
+    expect(manageRefusal(superAdmin, { ...platform, roles: [] })).toMatch(/platform administrator/);
+    expect(manageRefusal({ userId: '4', roles: ['viewer'], platformAdmin: true }, platform)).toBeNull();
+    expect(manageRefusal(platform, platform)).toBeNull();
+    expect(manageRefusal(platform, superAdmin)).toBeNull();
+  });
+
   it('keeps users who outrank the actor out of reach', () => {
     const target = who('7', 'super-admin');
     expect(manageRefusal(admin, target)).toMatch(/outranks/);

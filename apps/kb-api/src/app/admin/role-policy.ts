@@ -3,6 +3,8 @@ import { Role, ROLE_RANK } from '../identity/rbac';
 export interface RoleHolder {
   userId: string;
   roles: readonly Role[];
+  /** Holds the global platform.admin permission (never granted through a tenant role). */
+  platformAdmin?: boolean;
 }
 
 /** The most powerful role's rank; 0 without roles. */
@@ -12,11 +14,14 @@ export const rankOf = (roles: readonly Role[]) =>
 /**
  * Why `actor` may not manage `target` at all (edit, deactivate, memberships), or null when allowed:
  * an account that outranks the actor is out of reach, otherwise an admin could take over a
- * super-admin by changing its email and resetting the password.
+ * super-admin by changing its email and resetting the password. A platform administrator outranks
+ * every tenant role (it may manage any account, and none but another may manage it): a tenant's
+ * super-admin taking over its account would hold every tenant.
  */
 export function manageRefusal(actor: RoleHolder, target: RoleHolder): string | null {
-  if (actor.userId !== target.userId && rankOf(target.roles) > rankOf(actor.roles))
-    return 'You may not manage a user whose role outranks yours.';
+  if (actor.userId === target.userId || actor.platformAdmin) return null;
+  if (target.platformAdmin) return 'You may not manage a platform administrator.';
+  if (rankOf(target.roles) > rankOf(actor.roles)) return 'You may not manage a user whose role outranks yours.';
   return null;
 }
 

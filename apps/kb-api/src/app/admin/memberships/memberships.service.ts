@@ -96,10 +96,10 @@ export class MembershipsService {
    */
   private async requireManageable(p: KbPrincipal, id: string): Promise<MembershipRow> {
     const row = await this.require(p, id);
-    const { roles } = await this.identity.authorization(row.user_id, p.tenantId);
+    const { roles, platformAdmin } = await this.identity.authorization(row.user_id, p.tenantId);
     const refusal = manageRefusal(
-      { userId: p.userId ?? '', roles: p.roles },
-      { userId: String(row.user_id), roles },
+      { userId: p.userId ?? '', roles: p.roles, platformAdmin: p.platformAdmin },
+      { userId: String(row.user_id), roles, platformAdmin },
     );
     if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
     return row;

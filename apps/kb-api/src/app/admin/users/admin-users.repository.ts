@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { queryRows } from '@platform/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { emailKey } from '../../identity/users.repository';
-import { Role } from '../../identity/rbac';
+import { PLATFORM_ADMIN, Role } from '../../identity/rbac';
 import { containsPattern, isRowId, PageWindow } from '../pagination';
 
 /** A user as the admin surface shows it: the account plus its roles in the active tenant. */
@@ -16,6 +16,8 @@ export interface AdminUserRow {
   email_verified_at: Date | null;
   two_factor_enabled: boolean;
   roles: Role[];
+  /** Holds the global platform.admin permission. */
+  platform_admin: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -34,7 +36,8 @@ export interface UserChanges {
 
 const COLUMNS = `u.id, u.tenant_id, u.name, u.email, u.active, u.email_verified_at,
   u.two_factor_confirmed_at IS NOT NULL AS two_factor_enabled, u.created_at, u.updated_at,
-  coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM kb_user_roles r WHERE r.user_id = u.id AND r.tenant_id = u.tenant_id), '{}') AS roles`;
+  coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM kb_user_roles r WHERE r.user_id = u.id AND r.tenant_id = u.tenant_id), '{}') AS roles,
+  EXISTS (SELECT 1 FROM kb_user_permissions p WHERE p.user_id = u.id AND p.tenant_id IS NULL AND p.permission = '${PLATFORM_ADMIN}') AS platform_admin`;
 const FILTER = `u.tenant_id = $1
   AND ($2::text IS NULL OR u.name ILIKE $2 OR u.email ILIKE $2)
   AND ($3::boolean IS NULL OR u.active = $3)

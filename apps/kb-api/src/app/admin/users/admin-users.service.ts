@@ -34,8 +34,8 @@ export const userView = (u: AdminUserRow) => ({
   updated_at: u.updated_at.toISOString(),
 });
 
-const actorOf = (p: KbPrincipal): RoleHolder => ({ userId: p.userId ?? '', roles: p.roles });
-const holderOf = (u: AdminUserRow): RoleHolder => ({ userId: u.id, roles: u.roles });
+const actorOf = (p: KbPrincipal): RoleHolder => ({ userId: p.userId ?? '', roles: p.roles, platformAdmin: p.platformAdmin });
+const holderOf = (u: AdminUserRow): RoleHolder => ({ userId: u.id, roles: u.roles, platformAdmin: u.platform_admin });
 
 /** Admin use cases on the active tenant's accounts, with the role-escalation rules applied. */
 @Injectable()
