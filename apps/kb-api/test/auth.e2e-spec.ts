@@ -184,6 +184,16 @@ describe('kb-api /api/auth', () => {
       expect((await client().call('GET', '/api/auth/me', { token: iamReadOnly })).status).toBe(403);
     });
 
+    it('refuses an iam token minted for another service (no kb or mcp scope), even on routes gated on sign-in alone', async () => {
+      for (const scope of ['evidence:review', 'guardrails:admin', 'openid profile', '']) {
+        const foreign = await issuer.mint({ scope, extra: { tenant_id: 'default' } });
+        const ingest = await client().call('POST', '/api/kb/ingest', { token: foreign, body: { documents: [{ source_path: 'poison.md', content: '# Poison' }] } });
+        expect([scope, ingest.status, ingest.body.error]).toEqual([scope, 403, 'token_ability_forbidden']);
+        expect([scope, (await client().call('GET', '/api/kb/probe/read', { token: foreign })).status]).toEqual([scope, 403]);
+      }
+      expect(await db.query(`SELECT 1 FROM kb_documents WHERE source_path = 'poison.md'`)).toEqual([]);
+    });
+
     it('G1 needs admin or super-admin; capabilities follow the seeded roles; platform.admin is global only', async () => {
       const tokenOf = async (email: string, roles: string[], platformAdmin = false) => {
         await createUser(db, { email, roles, platformAdmin });

@@ -125,6 +125,11 @@ export class KbAuthGuard extends AuthGuard() {
         // An iam access token for integrations: its kb scopes become abilities, its tenant claim the home tenant.
         const { claims } = credential;
         const scopes = typeof claims['scope'] === 'string' ? (claims['scope'] as string).split(' ') : [];
+        // The platform's services share an audience; the scopes say which service a token is for. One minted for another
+        // service (evidence:review, guardrails:admin) holds no kb ability and must not reach routes gated on sign-in alone.
+        if (!scopes.some((s) => s.startsWith('kb:') || s.startsWith('mcp:'))) {
+          throw new KbError(403, 'token_ability_forbidden', 'This token carries no knowledge-base scope.');
+        }
         const tenant = typeof claims['tenant_id'] === 'string' && TENANT_ID.test(claims['tenant_id'] as string) ? (claims['tenant_id'] as string) : 'default';
         return { kind: 'iam', userId: null, homeTenantId: tenant, abilities: scopes.filter((s) => (TOKEN_ABILITIES as readonly string[]).includes(s)) };
       }
