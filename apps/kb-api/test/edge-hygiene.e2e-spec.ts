@@ -50,6 +50,8 @@ describe('kb-api: edge hygiene', () => {
     ['a content-gaps window of 20 digits', 'GET', '/api/admin/kb/content-gaps?days=99999999999999999999', undefined, 'days', 'greater than'],
     ['a stale-days filter of 1e20', 'GET', '/api/admin/kb/health?stale_days=1e20', undefined, 'stale_days', 'greater than'],
     ['a log status of 1e20', 'GET', '/api/admin/logs/application?status=1e20', undefined, 'status', 'greater than'],
+    ['a null email on a user update (null is not absent)', 'PATCH', '/api/admin/users/1', '{"email":null}', 'email', 'valid email'],
+    ['a null name on a user update', 'PATCH', '/api/admin/users/1', '{"name":null}', 'name', 'string'],
   ])('answers 422 naming the field for %s', async (_name, method, path, body, field, word) => {
     const r = await call(method, path, body, { token: admin.token });
     expect(r.status).toBe(422);
@@ -71,6 +73,47 @@ describe('kb-api: edge hygiene', () => {
     const r = await call('GET', path, undefined, { token: admin.token });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: 'not_found', message: `${what} not found.` });
+  });
+
+  it('never answers an undocumented 5xx to a lone surrogate escape ("\\udc00") in a string field, on any route with a JSON body (walked from the OpenAPI document)', async () => {
+    const doc = (await (await fetch(`${kb.svc.url}/api/kb/openapi.json`)).json()) as Json;
+    const resolve = (schema: Json | undefined): Json | undefined => {
+      if (!schema?.['$ref']) return schema;
+      return doc['components']['schemas'][String(schema['$ref']).split('/').pop()!];
+    };
+    /** The schema's object with every string property, nested objects and arrays of them included, set to a lone surrogate. */
+    const poisoned = (schema: Json | undefined, depth = 0): unknown => {
+      const s = resolve(schema);
+      if (!s || depth > 4) return undefined;
+      if (s['type'] === 'string') return '\udc00';
+      if (s['type'] === 'array') return [poisoned(s['items'], depth + 1)].filter((v) => v !== undefined);
+      if (s['type'] === 'object' || s['properties']) {
+        const out: Json = {};
+        for (const [name, prop] of Object.entries((s['properties'] ?? {}) as Record<string, Json>)) {
+          const v = poisoned(prop, depth + 1);
+          if (v !== undefined) out[name] = v;
+        }
+        return out;
+      }
+      return undefined;
+    };
+    const tried: string[] = [];
+    const failures: string[] = [];
+    for (const [path, ops] of Object.entries(doc['paths'] as Record<string, Json>)) {
+      for (const [method, op] of Object.entries(ops as Record<string, Json>)) {
+        const schema = op?.['requestBody']?.['content']?.['application/json']?.['schema'];
+        const body = poisoned(schema);
+        if (!body || typeof body !== 'object' || Object.keys(body).length === 0) continue;
+        const url = path.replace(/\{[^}]+\}/g, '1');
+        const r = await fetch(`${kb.svc.url}${url}`, { method: method.toUpperCase(), headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${admin.token}` }, body: JSON.stringify(body) });
+        await r.arrayBuffer();
+        tried.push(`${method} ${path}`);
+        // A 5xx the operation documents (promotion switched off: 503) is an answer, not a failure.
+        if (r.status >= 500 && !(String(r.status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${url} ${r.status}`);
+      }
+    }
+    expect(tried.length).toBeGreaterThan(20);
+    expect(failures).toEqual([]);
   });
 
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {

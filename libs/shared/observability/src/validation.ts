@@ -1,4 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import { FieldError, ValidationFailedError } from './domain-error';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
@@ -24,3 +25,9 @@ export function createValidationPipe(status = 422): ValidationPipe {
     exceptionFactory: (errors) => new ValidationFailedError(flatten(errors), status),
   });
 }
+
+/**
+ * Validates a body field only when it is present. Unlike @IsOptional, null (or a value of another type) is refused,
+ * never taken as absent: a PATCH that sends `"email": null` gets 422, not a null written or a crash on it.
+ */
+export const UnlessAbsent = () => ValidateIf((_o: object, value: unknown) => value !== undefined);

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject } from 'class-validator';
-import { UnlessAbsent } from './unless-absent';
+import { UnlessAbsent } from '@platform/observability';
 
 /**
  * POST /approvals/{token}/approve|reject. The body is optional, and so is `actor`; when sent, `actor`

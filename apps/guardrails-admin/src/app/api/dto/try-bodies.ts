@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
-import { UnlessAbsent } from './unless-absent';
+import { UnlessAbsent } from '@platform/observability';
 
 /** POST /try/screen: absent means "". */
 export class TryScreenBody {

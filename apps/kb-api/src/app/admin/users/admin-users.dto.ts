@@ -5,7 +5,6 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsNotEmpty,
   IsOptional,
@@ -13,6 +12,8 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { UnlessAbsent } from '@platform/observability';
+import { IsEmailAddress } from '../../validation/email-address';
 import { Role, ROLES } from '../../identity/rbac';
 import { PageQueryDto, queryBoolean, trimmed } from '../pagination';
 
@@ -38,7 +39,7 @@ export const NewAccountEmail = (description: string) =>
     ApiProperty({ format: 'email', maxLength: 255, description }),
     trimmed(),
     MaxLength(255, { message: 'The email field must not be greater than 255 characters.' }),
-    IsEmail(EMAIL, { message: 'The email field must be a valid email address.' }),
+    IsEmailAddress(EMAIL, { message: 'The email field must be a valid email address.' }),
   );
 
 /** 8 to 1024 characters, taken as sent. */
@@ -89,7 +90,7 @@ export class CreateUserDto {
 
 export class UpdateUserDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The name field must be a string.' })
   @IsNotEmpty({ message: 'The name field must not be empty.' })
@@ -97,19 +98,19 @@ export class UpdateUserDto {
   name?: string;
 
   @ApiPropertyOptional({ format: 'email', maxLength: 255 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
-  @IsEmail(EMAIL, { message: 'The email field must be a valid email address.' })
+  @IsEmailAddress(EMAIL, { message: 'The email field must be a valid email address.' })
   @MaxLength(255, { message: 'The email field must not be greater than 255 characters.' })
   email?: string;
 
   @ApiPropertyOptional({ description: '`false` deactivates as the deactivate route does' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean({ message: 'The active field must be true or false.' })
   active?: boolean;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, uniqueItems: true, maxItems: ROLES.length, description: 'Replaces the role set in the active tenant' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsArray({ message: ROLE_LIST })
   @ArrayMaxSize(ROLES.length)
   @ArrayUnique({ message: 'The roles field has a duplicate value.' })

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmailAddress } from '../../validation/email-address';
 
 /** Body of forgot-password, and the email every other credential body carries. */
 export class ForgotPasswordDto {
   /** Trimmed before validation; the identity key also lower-cases it. */
   @ApiProperty({ format: 'email', maxLength: 255, example: 'ada@example.com' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsEmail({ require_tld: false }, { message: 'The email field must be a valid email address.' })
+  @IsEmailAddress({ require_tld: false }, { message: 'The email field must be a valid email address.' })
   @MaxLength(255)
   email!: string;
 }
