@@ -81,8 +81,16 @@ describe('gateway', () => {
     expect(seen.headers['authorization']).toBe('Basic abc');
     expect(seen.headers['x-custom']).toBe('kept');
     expect(seen.headers['x-forwarded-proto']).toBe('http');
-    expect(seen.headers['x-forwarded-for']).toContain('127.0.0.1');
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(seen.headers['x-request-id']).toBe(r.headers.get('x-request-id'));
+  });
+
+  it('forwards the client it saw, not the X-Forwarded-For or -Proto a client wrote (no trusted proxy configured)', async () => {
+    for (const claimed of ['203.0.113.9', '203.0.113.10, 198.51.100.1', 'not-an-address']) {
+      await fetch(`${gateway.url}/oauth/token`, { method: 'POST', headers: { 'x-forwarded-for': claimed, 'x-forwarded-proto': 'https' }, body: 'grant_type=x' });
+      const seen = iam.seen.at(-1)!;
+      expect([claimed, seen.headers['x-forwarded-for'], seen.headers['x-forwarded-proto']]).toEqual([claimed, '127.0.0.1', 'http']);
+    }
   });
 
   it('keeps a caller-supplied request id end to end', async () => {

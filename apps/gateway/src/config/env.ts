@@ -39,6 +39,15 @@ export class GatewayEnv extends BaseEnv {
   @IsString()
   GATEWAY_CORS_ORIGINS?: string;
 
+  /**
+   * Proxies in front of the gateway (an ingress, a load balancer) whose X-Forwarded-For and
+   * X-Forwarded-Proto are believed: addresses, CIDR ranges or loopback / linklocal / uniquelocal,
+   * comma-separated. Empty (default): none, the client is the TCP peer.
+   */
+  @IsOptional()
+  @IsString()
+  GATEWAY_TRUSTED_PROXIES?: string;
+
   /** Send Strict-Transport-Security (set when the gateway is reached over TLS). */
   @Transform(toBoolean)
   @IsBoolean()

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { endToEndHeaders, expectsContinue, unsendableReason, upstreamRequestHeaders } from './forward-headers';
+import { endToEndHeaders, expectsContinue, trustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 
 function request(headers: IncomingMessage['headers'], httpVersion = '1.1'): IncomingMessage {
   return { headers, httpVersion, socket: { remoteAddress: '10.0.0.9' } } as unknown as IncomingMessage;
@@ -25,10 +25,25 @@ describe('forwarded headers', () => {
     expect(out).toEqual({ authorization: 'Bearer t', 'content-type': 'application/json' });
   });
 
-  it('appends to X-Forwarded-For and sets Host and Proto', () => {
-    const out = upstreamRequestHeaders(request({ host: 'api.example', 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https' }), 'rid');
-    expect(out).toMatchObject({ 'x-forwarded-for': '1.2.3.4, 10.0.0.9', 'x-forwarded-host': 'api.example', 'x-forwarded-proto': 'https', 'x-request-id': 'rid' });
+  it('forwards the TCP peer as the client and ignores what an untrusted client writes in X-Forwarded-For and -Proto', () => {
+    const spoofed = request({ host: 'api.example', 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https' });
+    expect(upstreamRequestHeaders(spoofed, 'rid')).toMatchObject({ 'x-forwarded-for': '10.0.0.9', 'x-forwarded-host': 'api.example', 'x-forwarded-proto': 'http', 'x-request-id': 'rid' });
+    expect(upstreamRequestHeaders(spoofed, 'rid', trustedProxies(''))).toMatchObject({ 'x-forwarded-for': '10.0.0.9', 'x-forwarded-proto': 'http' });
+    expect(upstreamRequestHeaders(spoofed, 'rid', trustedProxies('192.168.0.0/16'))).toMatchObject({ 'x-forwarded-for': '10.0.0.9' });
     expect(upstreamRequestHeaders(request({ host: 'h' }), 'rid')).toMatchObject({ 'x-forwarded-for': '10.0.0.9', 'x-forwarded-proto': 'http' });
+  });
+
+  it('believes a trusted proxy: the client is the nearest untrusted address it names, the scheme its X-Forwarded-Proto', () => {
+    const viaIngress = request({ host: 'h', 'x-forwarded-for': '6.6.6.6, 203.0.113.7, 10.0.0.3', 'x-forwarded-proto': 'https' });
+    // The peer 10.0.0.9 and the ingress hop 10.0.0.3 are trusted; 203.0.113.7 is the client (6.6.6.6 is what it claimed).
+    expect(upstreamRequestHeaders(viaIngress, 'rid', trustedProxies('uniquelocal'))).toMatchObject({ 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' });
+    expect(upstreamRequestHeaders(viaIngress, 'rid', trustedProxies('10.0.0.9, 10.0.0.3'))).toMatchObject({ 'x-forwarded-for': '203.0.113.7' });
+    // Only the peer trusted: the hop before it is the client.
+    expect(upstreamRequestHeaders(viaIngress, 'rid', trustedProxies('10.0.0.9'))).toMatchObject({ 'x-forwarded-for': '10.0.0.3' });
+  });
+
+  it('refuses a trusted-proxy entry that is not an address, naming the setting', () => {
+    expect(() => trustedProxies('10.0.0.0/8, not-an-address')).toThrow(/GATEWAY_TRUSTED_PROXIES/);
   });
 
   it('names what the HTTP client would refuse to send', () => {

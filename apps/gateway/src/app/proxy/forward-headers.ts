@@ -1,3 +1,4 @@
+import proxyAddr from 'proxy-addr';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 /**
@@ -48,22 +49,45 @@ export function endToEndHeaders(headers: IncomingHttpHeaders | Record<string, st
   return out;
 }
 
+/** Whether an address is one of the proxies in front of the gateway (proxy-addr's compiled trust: an address and its hop). */
+export type TrustedProxies = (address: string, hop: number) => boolean;
+
+/**
+ * The proxies in front of the gateway (GATEWAY_TRUSTED_PROXIES): addresses, CIDR ranges or
+ * proxy-addr's names (loopback, linklocal, uniquelocal), comma-separated. None by default: the
+ * client is the TCP peer, and what it writes in X-Forwarded-For is not believed. Throws on an entry
+ * that is not an address, so a typo stops the gateway at boot instead of trusting nobody quietly.
+ */
+export function trustedProxies(setting: string | undefined): TrustedProxies {
+  const entries = (setting ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  try {
+    return proxyAddr.compile(entries);
+  } catch (e) {
+    throw new Error(`GATEWAY_TRUSTED_PROXIES: ${(e as Error).message}`);
+  }
+}
+
 /**
  * What the upstream receives: the client's end-to-end headers, the request id, and the
- * X-Forwarded-For/Host/Proto trio (For appended to, Host and Proto set).
+ * X-Forwarded-For/Host/Proto trio. X-Forwarded-For is replaced by the one client address the
+ * gateway believes: the TCP peer, or, when the peer is a trusted proxy, the nearest address its
+ * X-Forwarded-For names that is not one. The services behind trust the gateway, so what a client
+ * wrote there would otherwise become their client address, and with it every per-address limit
+ * (login throttles, token endpoint, widget setup) a client could dodge by rotating the header.
  */
-export function upstreamRequestHeaders(req: IncomingMessage, requestId: string): Record<string, string | string[]> {
+export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, trust: TrustedProxies = NO_PROXY): Record<string, string | string[]> {
   const out = endToEndHeaders(req.headers);
   out['x-request-id'] = requestId;
-  const remote = req.socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  out['x-forwarded-for'] = prior ? `${Array.isArray(prior) ? prior.join(', ') : prior}, ${remote}` : remote;
+  out['x-forwarded-for'] = proxyAddr(req, trust);
   // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
-  // the gateway when there is one (it sets X-Forwarded-Proto), else plain HTTP.
+  // the gateway when there is one and it is trusted (it sets X-Forwarded-Proto), else plain HTTP.
   out['x-forwarded-host'] = req.headers.host ?? '';
-  out['x-forwarded-proto'] = firstValue(req.headers['x-forwarded-proto']) ?? 'http';
+  const peerTrusted = trust(req.socket.remoteAddress ?? '', 0);
+  out['x-forwarded-proto'] = (peerTrusted ? firstValue(req.headers['x-forwarded-proto']) : undefined) ?? 'http';
   return out;
 }
+
+const NO_PROXY: TrustedProxies = () => false;
 
 function firstValue(v: string | string[] | undefined): string | undefined {
   if (v === undefined) return undefined;

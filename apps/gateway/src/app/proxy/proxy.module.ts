@@ -4,6 +4,7 @@ import { ReadinessService } from '@platform/health';
 import { METRICS_REGISTRY } from '@platform/observability';
 import { Registry } from 'prom-client';
 import { GatewayEnv } from '../../config/env';
+import { trustedProxies } from './forward-headers';
 import { ProxyService } from './proxy.service';
 import { buildRoutes, DEFAULT_ROUTES } from './route-table';
 
@@ -32,6 +33,7 @@ import { buildRoutes, DEFAULT_ROUTES } from './route-table';
           connections: config.get('GATEWAY_UPSTREAM_CONNECTIONS', { infer: true }),
           queueTimeoutMs: config.get('GATEWAY_QUEUE_TIMEOUT_MS', { infer: true }),
           clientBodyTimeoutMs: config.get('GATEWAY_CLIENT_BODY_TIMEOUT_MS', { infer: true }),
+          trustedProxies: trustedProxies(config.get('GATEWAY_TRUSTED_PROXIES', { infer: true })),
           registry,
         });
       },

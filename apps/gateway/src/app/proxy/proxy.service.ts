@@ -5,7 +5,7 @@ import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
 import { requestIdFor } from '@platform/observability';
 import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
-import { clientResponseHeaders, expectsContinue, unsendableReason, upstreamRequestHeaders } from './forward-headers';
+import { clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
@@ -20,6 +20,8 @@ export interface ProxyOptions {
   queueTimeoutMs: number;
   /** Longest pause in a client's body while the upstream waits for it (408 after). */
   clientBodyTimeoutMs: number;
+  /** The proxies in front of the gateway whose X-Forwarded-For and X-Forwarded-Proto are believed. */
+  trustedProxies: TrustedProxies;
   registry: Registry;
 }
 
@@ -111,7 +113,7 @@ export class ProxyService implements OnApplicationShutdown {
 
   private async forward(route: Route, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const requestId = requestIdFor(req, res);
-    const headers = upstreamRequestHeaders(req, requestId);
+    const headers = upstreamRequestHeaders(req, requestId, this.options.trustedProxies);
     const refusal = unsendableReason(path, headers);
     if (refusal) {
       this.count(route, 'client_error');
