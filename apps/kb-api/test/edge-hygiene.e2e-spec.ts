@@ -116,6 +116,40 @@ describe('kb-api: edge hygiene', () => {
     expect(failures).toEqual([]);
   });
 
+  it('refuses null where a write route expects a value, so no later read trips on it (every JSON-body route sent nulls, then every GET read; walked from the OpenAPI document)', async () => {
+    const doc = (await (await fetch(`${kb.svc.url}/api/kb/openapi.json`)).json()) as Json;
+    const send = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${kb.svc.url}${path.replace(/\{[^}]+\}/g, '1')}`, {
+        method: method.toUpperCase(),
+        headers: { accept: 'application/json', authorization: `Bearer ${admin.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      await r.arrayBuffer();
+      return r.status;
+    };
+    // A document to read back: list and detail routes compute over the stored settings per document.
+    expect(await send('post', '/api/kb/ingest', { documents: [{ source_path: 'null-walk.md', content: '# Null walk\n\nA document.' }] })).toBe(202);
+    const failures: string[] = [];
+    let writes = 0;
+    const ops = Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, byMethod]) => Object.entries(byMethod as Record<string, Json>).map(([method, op]) => ({ path, method, op })));
+    for (const { path, method, op } of ops) {
+      const schema = op?.['requestBody']?.['content']?.['application/json']?.['schema'];
+      const s = schema?.['$ref'] ? doc['components']['schemas'][String(schema['$ref']).split('/').pop()!] : schema;
+      const names = Object.keys((s?.['properties'] ?? {}) as Json);
+      if (names.length === 0) continue;
+      writes++;
+      const status = await send(method, path, Object.fromEntries(names.map((n) => [n, null])));
+      if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${path} ${status}`);
+    }
+    for (const { path, method, op } of ops) {
+      if (method !== 'get' || path.includes('openapi')) continue;
+      const status = await send(method, path);
+      if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`then GET ${path} ${status}`);
+    }
+    expect(writes).toBeGreaterThan(20);
+    expect(failures).toEqual([]);
+  });
+
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {
     const big = JSON.stringify({ email: 'a@x.test', password: 'x'.repeat(20 * 1024) });
     for (const path of ['/api/auth/login', '/api/auth/token', '/api/auth/forgot-password']) {
