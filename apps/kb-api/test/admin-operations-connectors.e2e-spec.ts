@@ -164,6 +164,13 @@ describe('kb-api admin: connectors', () => {
     expect(notes.origin).toBe(`${webBase}/notes.md`);
   });
 
+  it('lets one of eight concurrent creations of the same name win; the others are told it is taken (422) or lost the race (409), never 500', async () => {
+    const body = { name: 'Raced', kind: 'web', config: { urls: ['https://example.org/'] } };
+    const statuses = (await Promise.all(Array.from({ length: 8 }, () => as(admin, 'POST', '/api/admin/connectors', body)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.every((s) => s === 201 || s === 409 || s === 422)).toBe(true);
+  });
+
   it('disables, renames and deletes connectors; another tenant or an unknown id is a 404', async () => {
     const created = await as(admin, 'POST', '/api/admin/connectors', { name: 'Temp', kind: 'web', config: { urls: ['https://example.org/'] } });
     const id = created.body.data.id;

@@ -11,6 +11,21 @@ export const FAILING_STATEMENTS = {
   'int4-overflow': { sql: 'SELECT $1::int4', params: ['99999999999'] },
   /** 22P02 invalid_text_representation. */
   'bad-integer-text': { sql: 'SELECT $1::int8', params: ['1x'] },
+  /** 23505 unique_violation, as two concurrent requests creating the same name raise it (temporary tables, dropped at commit). */
+  'unique-violation': {
+    sql: `DO $$ BEGIN CREATE TEMP TABLE filter_probe_u (name text PRIMARY KEY) ON COMMIT DROP; INSERT INTO filter_probe_u VALUES ('a'), ('a'); END $$`,
+    params: [],
+  },
+  /** 23503 foreign_key_violation on insert: the row referred to is gone (a conversation deleted while a message is added). */
+  'foreign-key-missing': {
+    sql: `DO $$ BEGIN CREATE TEMP TABLE filter_probe_p (id int PRIMARY KEY) ON COMMIT DROP; CREATE TEMP TABLE filter_probe_c (p int REFERENCES filter_probe_p) ON COMMIT DROP; INSERT INTO filter_probe_c VALUES (1); END $$`,
+    params: [],
+  },
+  /** 23503 foreign_key_violation on delete: the row is still referred to. */
+  'foreign-key-referenced': {
+    sql: `DO $$ BEGIN CREATE TEMP TABLE filter_probe_p2 (id int PRIMARY KEY) ON COMMIT DROP; CREATE TEMP TABLE filter_probe_c2 (p int REFERENCES filter_probe_p2) ON COMMIT DROP; INSERT INTO filter_probe_p2 VALUES (1); INSERT INTO filter_probe_c2 VALUES (1); DELETE FROM filter_probe_p2; END $$`,
+    params: [],
+  },
   /** 42P01 undefined_table: a server bug, never the client's doing. */
   'missing-table': { sql: 'SELECT * FROM no_such_table_here', params: [] },
 } as const;

@@ -19,6 +19,17 @@ describe('KbErrorFilter and Postgres errors', () => {
     expect((await server.answer('bad-integer-text')).status).toBe(422);
   });
 
+  it('answers a unique constraint lost to a concurrent request 409, naming nothing of the schema', async () => {
+    const r = await server.answer('unique-violation');
+    expect(r).toMatchObject({ status: 409, body: { error: 'conflict', message: expect.any(String) } });
+    expect(JSON.stringify(r.body)).not.toMatch(/filter_probe|name|key/i);
+  });
+
+  it('answers a row added under a parent deleted meanwhile 404, and a row deleted while still referenced 409', async () => {
+    expect(await server.answer('foreign-key-missing')).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect(await server.answer('foreign-key-referenced')).toMatchObject({ status: 409, body: { error: 'conflict' } });
+  });
+
   it('keeps other database failures a 500 that names nothing', async () => {
     const r = await server.answer('missing-table');
     expect(r.status).toBe(500);

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { clientDataError, ValidationFailedError } from '@platform/observability';
+import { clientDataError, postgresSqlState, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 /** A knowledge-base error with its own code: `{ error: "snake_code", message, …extra }`. */
@@ -46,7 +46,7 @@ export class KbErrorFilter implements ExceptionFilter {
   catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    const exception = clientDataError(raised, this.logger) ?? raised;
+    const exception = clientDataError(raised, this.logger) ?? constraintRace(raised, this.logger) ?? raised;
     if (exception instanceof ValidationFailedError) {
       const errors: Record<string, string[]> = {};
       for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
@@ -75,6 +75,22 @@ export class KbErrorFilter implements ExceptionFilter {
     // A missing resource or route is also named by code, as the other areas do.
     res.status(status).json(status === 404 ? { error: 'not_found', message } : { message });
   }
+}
+
+/**
+ * A constraint the database enforced against two requests racing, which the services check first
+ * but cannot check atomically without it: the same name created twice at once (23505), a row added
+ * under a parent deleted at the same moment (23503, "not present": the parent is gone, 404), or a
+ * row deleted while something was added under it (23503, "still referenced": 409). Logged at warn;
+ * the answer names nothing of the schema.
+ */
+function constraintRace(e: unknown, logger: Logger): KbError | undefined {
+  const state = postgresSqlState(e);
+  if (state !== '23505' && state !== '23503') return undefined;
+  logger.warn(`a request lost a race on a database constraint (SQLSTATE ${state}): ${(e as Error).message}`);
+  if (state === '23505') return new KbError(409, 'conflict', 'Another request created or changed the same record at the same moment. Try again.');
+  const detail = String((e as { detail?: unknown; driverError?: { detail?: unknown } }).detail ?? (e as { driverError?: { detail?: unknown } }).driverError?.detail ?? '');
+  return /is not present in table/.test(detail) ? new KbError(404, 'not_found', 'Not found.') : new KbError(409, 'conflict', 'The record is still in use by another one.');
 }
 
 /** The 4xx of an error raised before routing (body parser: malformed JSON 400, oversized 413). */
