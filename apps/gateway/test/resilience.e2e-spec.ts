@@ -457,3 +457,49 @@ describe('gateway under abuse', () => {
     await expectHealthy();
   });
 });
+
+describe('gateway: a declared body that never starts', () => {
+  let upstream: Upstream;
+  let gateway: RunningService;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    // The upstream drops a keep-alive connection idle for 50 ms, far sooner than the gateway gives a client's body.
+    upstream.server.keepAliveTimeout = 50;
+    gateway = await startServiceForTest({
+      service: 'gateway',
+      loadAppModule: async () => (await import('../src/app.module')).AppModule,
+      httpOptions: { configure: mountProxy },
+      env: { UPSTREAM_KB_URL: upstream.url, UPSTREAM_IAM_URL: upstream.url, UPSTREAM_EVIDENCE_URL: upstream.url, UPSTREAM_GUARDRAILS_URL: upstream.url, GATEWAY_CLIENT_BODY_TIMEOUT_MS: '1500' },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  });
+
+  /** POST with a declared body; `send` false: the body never comes. */
+  const post = (send: boolean) =>
+    withGuard(
+      'declared body',
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${gateway.url}/api/kb/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        if (send) req.end('{}');
+        else req.flushHeaders();
+      }),
+    );
+
+  it('answers 408 (the client stalled), not 502, though the upstream closed its pooled connection meanwhile', async () => {
+    for (let round = 0; round < 3; round++) {
+      // A warm pooled connection first, then a request that declares a body and sends none of it.
+      expect(await post(true)).toBe(200);
+      expect(await post(false)).toBe(408);
+    }
+  });
+});

@@ -26,7 +26,7 @@ export interface ClientBodyOptions {
   limit: number;
   /** Longest pause between body chunks while the upstream is waiting for more. */
   idleMs: number;
-  /** Called when the upstream starts reading: where a `100 Continue` is sent. */
+  /** Called when the body is first asked for: where a `100 Continue` is sent. */
   onStart?: () => void;
 }
 
@@ -39,6 +39,9 @@ export interface ClientBodyOptions {
 export class ClientBody {
   private received = 0;
   private complete = false;
+  private started = false;
+  /** The first chunk (null: an empty body), read by `firstBytes` before an upstream connection is taken. */
+  private first: { chunk: Buffer | null } | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -50,10 +53,22 @@ export class ClientBody {
     return this.complete || this.req.readableEnded;
   }
 
+  /**
+   * Waits for the body's first bytes (or its end) before the caller takes an upstream connection:
+   * a client that declares a body and then sends nothing holds no pooled connection, and an
+   * upstream that closes its idle keep-alive socket meanwhile (it has seen no request yet) cannot
+   * turn the client's stall into a 502. Rejects with BodyStalledError after `idleMs`.
+   */
+  async firstBytes(): Promise<void> {
+    this.start();
+    this.first = { chunk: await this.next() };
+  }
+
   async *chunks(): AsyncGenerator<Buffer> {
-    this.options.onStart?.();
+    this.start();
     for (;;) {
-      const chunk = await this.next();
+      const chunk = this.first ? this.first.chunk : await this.next();
+      this.first = undefined;
       if (chunk === null) {
         this.complete = true;
         return;
@@ -62,6 +77,12 @@ export class ClientBody {
       if (this.received > this.options.limit) throw new BodyTooLargeError(this.options.limit);
       yield chunk;
     }
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.options.onStart?.();
   }
 
   /**

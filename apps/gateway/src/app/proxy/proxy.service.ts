@@ -147,11 +147,12 @@ export class ProxyService implements OnApplicationShutdown {
       ? new ClientBody(req, {
           limit: route.maxBodyBytes,
           idleMs: this.options.clientBodyTimeoutMs,
-          // The 100 goes out once a connection to the upstream is ready to take the body.
+          // The 100 goes out once the gateway asks for the body (its length already passed the limit).
           onStart: expectsContinue(req) ? () => res.writeContinue() : undefined,
         })
       : undefined;
     try {
+      await body?.firstBytes();
       release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
       // undici writes the answer's body straight into the client's response (with backpressure,
       // ending it when the upstream ends); no intermediate stream and no pipeline per request.
