@@ -497,8 +497,9 @@ describe('gateway: a declared body that never starts', () => {
 
   it('answers 408 (the client stalled), not 502, though the upstream closed its pooled connection meanwhile', async () => {
     for (let round = 0; round < 3; round++) {
-      // A warm pooled connection first, then a request that declares a body and sends none of it.
-      expect(await post(true)).toBe(200);
+      // A warm pooled connection first (its own answer may lose the keep-alive race this upstream invites, so it is not
+      // the point), then a request that declares a body and sends none of it.
+      await post(true);
       expect(await post(false)).toBe(408);
     }
   });
