@@ -424,6 +424,25 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     await again.close();
   });
 
+  it('counts every message of a JSON-RPC batch against the limit: one batch cannot carry more than the minute allows', async () => {
+    const t = await issue({ label: 'batching agent' });
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }));
+    const post = async (body: unknown, token: string) => {
+      const r = await fetch(url(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      await r.text();
+      return r;
+    };
+    const first = await post(batch(40), t.plain_token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toMatch(/^"mcp";r=20;t=\d+$/);
+    const over = await post(batch(21), t.plain_token);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A fresh token's single batch larger than the quota is refused as a whole.
+    const big = await issue({ label: 'greedy agent' });
+    expect((await post(batch(61), big.plain_token)).status).toBe(429);
+  });
+
   it('throttles a token at 60 calls a minute', async () => {
     const t = await issue({ label: 'busy agent' });
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };

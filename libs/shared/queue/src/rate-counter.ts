@@ -9,13 +9,13 @@ export interface WindowCount {
   resetSec: number;
 }
 
-type CountingRedis = Redis & { rateCounterTake(key: string, windowSec: number): Promise<[number, number]> };
+type CountingRedis = Redis & { rateCounterTake(key: string, windowSec: number, units: number): Promise<[number, number]> };
 
 /**
- * INCR, the window's expiry set with the first unit only (steady traffic cannot keep a window
- * alive forever) and the time left, atomically, in one round trip.
+ * INCRBY the units, the window's expiry set with the first unit only (steady traffic cannot keep a
+ * window alive forever) and the time left, atomically, in one round trip.
  */
-const TAKE_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+const TAKE_SCRIPT = `local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
 return {n, redis.call('PTTL', KEYS[1])}`;
 
@@ -42,9 +42,10 @@ export class RateCounter implements OnApplicationShutdown {
 
   constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
 
-  /** Counts one unit under `key` in a window of `windowSec` that starts with the key's first unit. */
-  async take(key: string, windowSec: number): Promise<WindowCount> {
-    const [count, pttl] = await this.counting().rateCounterTake(key, windowSec);
+  /** Counts `units` (one by default) under `key` in a window of `windowSec` that starts with the key's first unit. */
+  async take(key: string, windowSec: number, units = 1): Promise<WindowCount> {
+    if (!Number.isSafeInteger(units) || units < 1) throw new RangeError('units must be a positive integer');
+    const [count, pttl] = await this.counting().rateCounterTake(key, windowSec, units);
     return { count: Number(count), resetSec: secondsLeft(Number(pttl), windowSec, true) };
   }
 
@@ -60,12 +61,13 @@ export class RateCounter implements OnApplicationShutdown {
   }
 
   /**
-   * A request limit: counts one request against `policy` under `key`, writes the policy's
-   * RateLimit headers on the answer and, when over the quota, Retry-After too. Returns the seconds
-   * to wait when over the quota, else null; the caller answers 429 in its area's shape.
+   * A request limit: counts one request (or `units`: the calls of a batch) against `policy` under
+   * `key`, writes the policy's RateLimit headers on the answer and, when over the quota, Retry-After
+   * too. Returns the seconds to wait when over the quota, else null; the caller answers 429 in its
+   * area's shape.
    */
-  async limit(res: HeaderSink, policy: RateLimitPolicy, key: string): Promise<number | null> {
-    const { count, resetSec } = await this.take(key, policy.windowSec);
+  async limit(res: HeaderSink, policy: RateLimitPolicy, key: string, units = 1): Promise<number | null> {
+    const { count, resetSec } = await this.take(key, policy.windowSec, units);
     const state = { remaining: policy.quota - count, resetSec };
     const exceeded = count > policy.quota;
     applyRateLimitHeaders(res, policy, state, exceeded);

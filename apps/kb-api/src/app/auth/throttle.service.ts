@@ -38,8 +38,8 @@ export class ThrottleService {
    * writes the policy's RateLimit headers on the answer and, when over the quota, Retry-After too.
    * Returns the seconds to wait when over the quota, else null; the caller picks its 429 body.
    */
-  limit(res: HeaderSink, policy: RateLimitPolicy, parts: string[]): Promise<number | null> {
-    return this.counter.limit(res, policy, this.key(policy.name, parts));
+  limit(res: HeaderSink, policy: RateLimitPolicy, parts: string[], units = 1): Promise<number | null> {
+    return this.counter.limit(res, policy, this.key(policy.name, parts), units);
   }
 
   async clear(bucket: string, parts: string[]): Promise<void> {

@@ -58,7 +58,7 @@ export class McpAuthGuard extends AuthGuard() {
       if (!status) throw new KbError(403, 'tenant_forbidden', 'You may not act in this tenant.');
       if (status !== 'active') throw new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
       this.checkToolCalls(req.body, caller);
-      await this.countCall(caller, res);
+      await this.countCall(caller, res, req.body);
       req.mcpCaller = caller;
       return true;
     } catch (e) {
@@ -145,10 +145,15 @@ export class McpAuthGuard extends AuthGuard() {
     }
   }
 
-  /** `throttle:api`: the `mcp` RateLimit policy per token (else user), on every answer. */
-  private async countCall(caller: McpCaller, res: Response): Promise<void> {
+  /**
+   * `throttle:api`: the `mcp` RateLimit policy per token (else user), on every answer. A JSON-RPC
+   * batch counts each of its messages, so a batch of a hundred tool calls costs what a hundred
+   * requests do instead of one.
+   */
+  private async countCall(caller: McpCaller, res: Response, body: unknown): Promise<void> {
     const subject = caller.tokenId ? [`token:${caller.tokenId}`] : [`user:${caller.userId}`];
-    const retryAfter = await this.throttle.limit(res, MCP_RATE_POLICY, subject);
+    const units = Array.isArray(body) ? Math.max(1, body.length) : 1;
+    const retryAfter = await this.throttle.limit(res, MCP_RATE_POLICY, subject, units);
     if (retryAfter !== null) throw new KbMessage(429, 'Too Many Attempts.');
   }
 }

@@ -39,7 +39,7 @@ export class McpController {
       'or a personal access token / session, which may initialize and list tools only.',
       "Every tools/call needs a tenant MCP token or iam token carrying the tool's scope, passes the guardrails tool firewall and is audited.",
       'A 401, and a 403 mcp_scope_missing, carry `WWW-Authenticate: Bearer …, resource_metadata="…"` (plus a DPoP challenge).',
-      `Throttle: ${MCP_CALLS_PER_MINUTE} requests a minute per token.`,
+      `Throttle: ${MCP_CALLS_PER_MINUTE} messages a minute per token (each message of a batch counts).`,
     ].join(' '),
   })
   @ApiBody({
