@@ -267,6 +267,9 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
   it('answers the reference errors: tool name, scope, invalid, revoked, expired, foreign tenant', async () => {
     const auth = { authorization: `Bearer ${mcpToken}` };
     expect(await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, auth)).toEqual({ status: 422, body: { error: 'tool_name_required', message: expect.any(String) } });
+    for (const args of [[], null, 'text', 7]) {
+      expect(await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'kb-search', arguments: args } }, auth)).toEqual({ status: 422, body: { error: 'tool_arguments_invalid', message: expect.any(String) } });
+    }
 
     const readOnly = await issue({ label: 'read only', scopes: ['mcp:read'] });
     const scope = await rpc(call('kb-promotion-suggest', { transcript: 'We chose JWKS.' }), { authorization: `Bearer ${readOnly.plain_token}` });
@@ -342,8 +345,9 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
 
     const denied = await api().call('GET', `/api/admin/mcp-tool-call-audit?outcome=denied&tool=kb-search&token_id=${mcpTokenId}`, { token: admin.token });
     expect(denied.status).toBe(200);
-    // The firewall's refusal, and the earlier tenant-mismatch refusal of the same token.
-    expect(denied.body.data.map((r: { reason: string }) => r.reason)).toEqual(['firewall:invalid_arguments', 'mcp_tenant_mismatch']);
+    // The firewall's refusal, and the earlier refusals of the same token: the tenant mismatch, and before it the four
+    // tools/call messages whose arguments were not an object.
+    expect(denied.body.data.map((r: { reason: string }) => r.reason)).toEqual(['firewall:invalid_arguments', 'mcp_tenant_mismatch', ...Array(4).fill('tool_arguments_invalid')]);
     expect(denied.body.data[0]).toMatchObject({ tool: 'kb-search', outcome: 'denied', token_id: mcpTokenId, duration_ms: expect.any(Number) });
     const all = await api().call('GET', '/api/admin/mcp-tool-call-audit?per_page=100', { token: admin.token });
     expect(all.body.total).toBeGreaterThanOrEqual(rows.length);

@@ -135,8 +135,14 @@ export class McpAuthGuard extends AuthGuard() {
   private checkToolCalls(body: unknown, caller: McpCaller): void {
     for (const message of Array.isArray(body) ? body : [body]) {
       if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
-      const name = (message as { params?: { name?: unknown } }).params?.name;
+      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+      const name = params?.name;
       if (typeof name !== 'string' || name.trim() === '') throw new KbError(422, 'tool_name_required', 'tools/call needs params.name.');
+      // The protocol's own parser would answer a JSON-RPC internal error with its validator's dump.
+      const args = params?.arguments;
+      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+        throw new KbError(422, 'tool_arguments_invalid', 'tools/call params.arguments must be an object.');
+      }
       if (caller.scopes === null) throw new KbError(401, 'mcp_token_required', 'Calling a tool needs a tenant MCP token or an iam token for this server.');
       const scope = this.catalogue.find(name)?.scope;
       if (scope && !caller.scopes.includes(scope)) {

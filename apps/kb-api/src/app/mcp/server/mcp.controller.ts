@@ -64,7 +64,7 @@ export class McpController {
       '`{error: mcp_token_revoked | mcp_token_expired | mcp_tenant_mismatch | identity_not_linked | tenant_suspended | csrf_token_mismatch, message}`, or `{error:"mcp_scope_missing", message, required_scope}`',
     type: ErrorBody,
   })
-  @ApiResponse({ status: 422, description: '`{error:"tool_name_required", message}`: a tools/call without params.name', type: ErrorBody })
+  @ApiResponse({ status: 422, description: '`{error:"tool_name_required", message}`: a tools/call without params.name; `{error:"tool_arguments_invalid", message}`: params.arguments present but not an object', type: ErrorBody })
   @ApiResponse({ status: 429, description: 'Throttled `{message}` with Retry-After', type: MessageBody })
   @UseGuards(McpAuthGuard)
   async handle(@Req() req: McpRequest, @Res() res: Response): Promise<void> {
