@@ -73,6 +73,14 @@ describe('kb-api chat as server-sent events (extractive provider)', () => {
     expect(s.events[0].data).toMatchObject({ refusal_reason: 'no_relevant_context', citations: [], confidence: 0 });
   });
 
+  it('answers JSON when the Accept header refuses a stream (q=0) or names none', async () => {
+    for (const accept of ['text/event-stream;q=0, application/json', '*/*']) {
+      const r = await fetch(`${svc.url}/api/kb/chat`, { method: 'POST', headers: { accept, 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ question: 'How long are backups kept?' }) });
+      expect([accept, r.status, r.headers.get('content-type')]).toEqual([accept, 200, expect.stringMatching(/^application\/json/)]);
+      expect(await r.json()).toMatchObject({ answer: expect.any(String) });
+    }
+  });
+
   it('answers validation and authentication failures as JSON before any stream', async () => {
     const invalid = await streamChat(svc.url, token, { question: 'x', filters: { date_from: '2025-02-01', date_to: '2025-01-01' } });
     expect(invalid.status).toBe(422);

@@ -17,3 +17,18 @@ export class ChatEventStream {
     if (!this.body.writableEnded) this.body.end();
   }
 }
+
+/**
+ * Whether an Accept header asks for the answer as server-sent events: it names text/event-stream
+ * itself with a quality above 0. `text/event-stream;q=0` says a stream is not acceptable, and a
+ * wildcard (curl's `*\/*`) asks for nothing in particular, so both get JSON.
+ */
+export function asksForEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((entry) => {
+    const [type, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== 'text/event-stream') return false;
+    const q = params.find((param) => param.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}

@@ -8,7 +8,7 @@ import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { KbError, KbValidationError } from '../errors/kb-errors';
 import { KbConfig } from '../../config/kb-config';
-import { ChatEventStream, sentenceChunks } from './chat-event-stream';
+import { asksForEventStream, ChatEventStream, sentenceChunks } from './chat-event-stream';
 import { ChatAnswer, ChatService } from './chat.service';
 import { AnonymousChatConfigDto, ChatAnswerDto } from './dto/chat-answer.dto';
 import { ChatRequestDto } from './dto/chat.dto';
@@ -51,7 +51,7 @@ export class ChatController {
     res.setHeader('X-AI-Disclosure', AI_DISCLOSURE);
     const p = req.kbPrincipal!;
     const userId = body.anonymous ? null : p.userId;
-    if (req.headers.accept?.includes('text/event-stream')) return this.streamAnswer(p.tenantId, userId, body, res);
+    if (asksForEventStream(req.headers.accept)) return this.streamAnswer(p.tenantId, userId, body, res);
     return this.chat.answer(p.tenantId, userId, body);
   }
 
