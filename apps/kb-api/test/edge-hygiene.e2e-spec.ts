@@ -52,6 +52,7 @@ describe('kb-api: edge hygiene', () => {
     ['a log status of 1e20', 'GET', '/api/admin/logs/application?status=1e20', undefined, 'status', 'greater than'],
     ['a null email on a user update (null is not absent)', 'PATCH', '/api/admin/users/1', '{"email":null}', 'email', 'valid email'],
     ['a null name on a user update', 'PATCH', '/api/admin/users/1', '{"name":null}', 'name', 'string'],
+    ['a lone surrogate in a source path (it would name the same document as U+FFFD)', 'POST', '/api/kb/ingest', '{"documents":[{"source_path":"\\udc00.md","content":"x"}]}', 'documents.0.source_path', 'well-formed'],
   ])('answers 422 naming the field for %s', async (_name, method, path, body, field, word) => {
     const r = await call(method, path, body, { token: admin.token });
     expect(r.status).toBe(422);

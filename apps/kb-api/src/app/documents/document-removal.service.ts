@@ -51,7 +51,7 @@ export class DocumentRemovalService {
       const sourcePath = normalizeSourcePath(d.source_path);
       if (!sourcePath)
         (errors[`documents.${i}.source_path`] ??= []).push(
-          'The source path must be a relative path without empty, "." or ".." segments.',
+          'The source path must be a relative path of well-formed text without empty, "." or ".." segments.',
         );
       const projectKey = (d.project_key ?? this.defaultProject).trim();
       if (!projectKey)

@@ -8,7 +8,9 @@ import { normalizeSourcePath, slugOf } from './source-path';
 describe('source paths', () => {
   it('normalises separators and refuses climbing or empty segments', () => {
     expect(normalizeSourcePath('\\docs//guides\\a.md/')).toBe('docs/guides/a.md');
-    for (const bad of ['', '/', '../a.md', 'a/./b.md', 'a/../../b', 'a/ /b', 'a\u0000b']) expect(normalizeSourcePath(bad)).toBeNull();
+    for (const bad of ['', '/', '../a.md', 'a/./b.md', 'a/../../b', 'a/ /b', 'a\u0000b', '\ud800', '\udc00.md', 'a/\udbff\u0041']) expect(normalizeSourcePath(bad)).toBeNull();
+    // A surrogate pair is one character (an emoji), not a lone surrogate.
+    expect(normalizeSourcePath('notes/\ud83d\ude00.md')).toBe('notes/\u{1F600}.md');
     expect(slugOf('guides/Getting Started — Über.md')).toBe('getting-started-uber');
   });
 });

@@ -56,7 +56,7 @@ export class IngestService {
     const errors: Record<string, string[]> = {};
     const prepared = items.map((item, i) => {
       const at = (field: string, message: string) => ((errors[`documents.${i}.${field}`] ??= []).push(message), null);
-      const sourcePath = normalizeSourcePath(item.source_path) ?? at('source_path', 'The source path must be a relative path without empty, "." or ".." segments.');
+      const sourcePath = normalizeSourcePath(item.source_path) ?? at('source_path', 'The source path must be a relative path of well-formed text without empty, "." or ".." segments.');
       const mimeType = item.mime_type ?? 'text/markdown';
       const type = sourceTypeOf(mimeType) ?? at('mime_type', 'The mime type must be text/markdown, text/x-markdown, text/plain, text/html, application/pdf or a DOCX document.');
       let bytes: Buffer | null = null;

@@ -1,9 +1,13 @@
+import { hasLoneSurrogate } from '../validation/lone-surrogate';
+
 /**
  * A document's path inside its project: backslashes become slashes, repeated slashes collapse and
  * outer slashes are trimmed. An empty path or a `.`/`..` segment is refused (null): a path may
- * never climb out of its project's folder.
+ * never climb out of its project's folder. So is a lone surrogate: stored as U+FFFD, "\ud800" and
+ * "\udc00" would name one document.
  */
 export function normalizeSourcePath(raw: string): string | null {
+  if (hasLoneSurrogate(raw)) return null;
   const path = raw.replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '');
   if (path === '' || path.split('/').some((s) => s === '.' || s === '..' || s.trim() === '')) return null;
   if ([...path].some((ch) => ch.charCodeAt(0) < 0x20)) return null;
