@@ -23,6 +23,11 @@ describe('canonicalJson', () => {
     expect(canonicalJson(JSON.parse('{"b":1,"2":3,"10":2}'))).toBe('{"2":3,"10":2,"b":1}');
   });
 
+  it('keeps a "__proto__" key as a key (it is hashed, not turned into a prototype)', () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":2}}'))).toBe('{"__proto__":{"x":2},"b":1}');
+    expect(JSON.stringify(orderedRecord([['__proto__', 1], ['a', 2]]))).toBe('{"__proto__":1,"a":2}');
+  });
+
   it('hashes with sha256 in hex', () => {
     expect(sha256Hex('abc')).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',

@@ -19,8 +19,9 @@ export function canonicalize(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(source).sort()) {
     const member = source[key];
+    // Defined, not assigned, so a "__proto__" key (an id from the input) stays a key and is hashed.
     if (member !== undefined && typeof member !== 'function' && typeof member !== 'symbol')
-      out[key] = canonicalize(member);
+      Object.defineProperty(out, key, { value: canonicalize(member), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

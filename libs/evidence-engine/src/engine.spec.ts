@@ -89,6 +89,30 @@ describe('ReviewEngine.review', () => {
     ]);
   });
 
+  it('keeps ids that are Object.prototype names ("__proto__", "constructor") as ordinary keys of every result map', async () => {
+    const withIds = (claim: string, other: string, source: string) =>
+      engine().review({
+        ...request.artifact,
+        claims: [
+          { ...request.artifact.claims[0], id: claim, source_ids: [source] },
+          { ...request.artifact.claims[1], id: other },
+        ],
+        sources: [{ ...request.artifact.sources[0], id: source }, request.artifact.sources[1]],
+      });
+    const plain = await withIds('p', 'k', 's');
+    const r = await withIds('__proto__', 'constructor', '__proto__');
+    expect(Object.keys(r.claim_verdicts)).toEqual(['__proto__']);
+    expect(Object.keys(r.claim_gaps)).toEqual(['__proto__', 'constructor']);
+    expect(Object.keys(r.source_tiers)).toEqual(['__proto__', 'paper']);
+    expect(Object.getPrototypeOf(r.claim_gaps)).toBe(Object.prototype);
+    const json = JSON.parse(JSON.stringify(r));
+    expect(Object.keys(json.claim_verdicts)).toEqual(['__proto__']);
+    // The same verdicts and gaps as the same review with ordinary ids.
+    expect(Object.values(json.claim_gaps)).toEqual(Object.values(plain.claim_gaps));
+    expect(Object.values(json.claim_verdicts)).toEqual(Object.values(plain.claim_verdicts));
+    expect(r.verdict).toBe(plain.verdict);
+  });
+
   it('never scans the answer text', async () => {
     const r = await engine().review({
       artifact_id: 'a',

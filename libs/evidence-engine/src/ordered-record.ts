@@ -18,7 +18,8 @@ export function orderedRecord<V>(entries: Iterable<readonly [string, V]> = []): 
   };
   for (const [key, value] of entries) {
     remember(key);
-    target[key] = value;
+    // Defined, not assigned: assigning "__proto__" (a claim or source id like any other) would set the prototype.
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   }
   // Assignments reach defineProperty too (the proxy is the receiver), so that trap sees every new key.
   return new Proxy(target, {
