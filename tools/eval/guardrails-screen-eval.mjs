@@ -260,12 +260,13 @@ Prompts written for the project by red-team reviewers, in their own words, acros
 attack after an ordinary request, a dictated reply, fake chat turns, instructions hidden in data,
 obfuscation, attacks by intent alone) and benign look-alikes. The classifier never trains on them.
 
-${probeSets.map((s) => `- \`${s.name}\`: ${s.description}; ${s.prompts.length} prompts (${s.prompts.filter((p) => p.attack).length} attacks). ${s.readWhileWritingRules ? '**In-sample for the rules**: the rules were extended after reading its misses.' : '**Held out**: screened for this report after the rules were written; nothing was changed after it.'}`).join('\n')}
+${probeSets.map((s) => `- \`${s.name}\`: ${s.description}; ${s.prompts.length} prompts (${s.prompts.filter((p) => p.attack).length} attacks). ${s.readWhileWritingRules ? '**In-sample for the rules**: the rules were extended after reading its misses.' : '**Held out**: written after the rules, and its misses were never read. The rules changed once after its first screening (41.4% detection at 1.5% false positives), to stop matching benign documents a code review found elsewhere; nothing in the set guided that.'}`).join('\n')}
 
 Before the rules were extended (ruleset \`12fef67565f1a1b4\`), \`probes-a\` measured 22.4% detection (66/295) at 1.9%
 false positives (4/210) with the default settings, and \`probes-b\` (screened with that ruleset only
-for this comparison, after its figure below was taken) 32.9% (100/304) at 1.5% (3/200): the rules
-gained 45 points on the set they were written from and 8.5 on the one they were not. The extension added rules for instructions
+for this comparison, after its first figure was taken) 32.9% (100/304) at 1.5% (3/200). Compare
+them with the table below: the rules gained far more on the set they were written from than on the
+one they were not. The extension added rules for instructions
 addressed to an AI inside data (\`address_to_ai\`), a dictated reply (\`output_hijack\`) and a guarded
 secret asked for by a trick (\`guarded_secret\`), and widened the override, disclosure, role-play and
 chat-markup rules (Dutch; dismissals without "ignore"; "in developer mode you…"; other template

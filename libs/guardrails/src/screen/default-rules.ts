@@ -453,7 +453,9 @@ const SECRET_GUARDED = atWordStart(
 );
 /** The assistant's secret, by possession or qualifier ("your secret key", "the hidden password", "the password you were given"). */
 const SECRET_HELD = any(
-  String.raw`(?:your|ur)\s+(?:secret\s+|hidden\s+|admin\s+)?${SECRET_WORDS}`,
+  // Not "your password" alone: documentation addresses its reader that way ("your password must not contain…").
+  String.raw`(?:your|ur)\s+(?:secret|hidden|admin)\s+${SECRET_WORDS}`,
+  String.raw`(?:your|ur)\s+(?:code\s?word|passphrase|secret\s+(?:word|code|key|phrase))`,
   String.raw`(?:hidden|secret|admin|geheime?\p{L}*|secreta|segreta|secret)\s+${SECRET_WORDS}`,
   String.raw`${SECRET_WORDS}\s+(?:secret|secreta|segreta)`,
   String.raw`${SECRET_WORDS}\s+(?:that\s+)?you(?:'re|\s+are|\s+were|\s+have\s+been)?\s+(?:\p{L}+\s+){0,2}?(?:given|told|know)`,
@@ -477,7 +479,8 @@ const SECRET_BY_TRICK = any(
 );
 
 // ---------------------------------------------------------------- instructions addressed to an AI inside data
-const AI_NOUN = String.raw`(?:ai|a\.i\.|llm|(?:large\s+)?language\s+models?|ai\s+(?:assistant|agent|model|reviewer|summari[sz]er)s?|assistants?|chatbots?|bots?|agents?|gpt|copilot|automated\s+(?:system|assistant|reviewer|agent)s?)`;
+// Not bare "agents" or "assistants": "note to agents: offer the voucher once" is a helpdesk memo to people.
+const AI_NOUN = String.raw`(?:ai|a\.i\.|llm|(?:large\s+)?language\s+models?|ai[\s-](?:assistant|agent|model|reviewer|summari[sz]er)s?|chatbots?|bots?|gpt|copilot|automated\s+(?:system|assistant|reviewer|agent)s?)`;
 /**
  * Text that speaks to the model reading it, as injected instructions in an email, a page, a review or a code comment
  * do: "AI assistant reading this: …", "Note to any AI summarizing this page: …", "If you are an AI, …",
@@ -490,7 +493,8 @@ const ADDRESS_TO_AI = any(
   String.raw`${word('ai', 'llm', 'assistant', 'assistants', 'chatbot', 'bot', 'agent', 'model', 'models')}\s+(?:reading|processing|summari[sz]ing|reviewing|parsing|analy[sz]ing|scanning|handling|evaluating|grading|ranking|screening|checking)\s+this(?:\s+\p{L}+){0,3}\s*[:,-]`,
   String.raw`${word('ai', 'llm', 'assistant', 'chatbot', 'bot', 'agent', 'model')}\s*,\s*when\s+you\s+(?:read|process|see|summari[sz]e|parse)\s+this${END}`,
   String.raw`<!--\s*(?:ai|llm|assistant|model|gpt|copilot|bot)(?:\s+\p{L}+)?\s*:`,
-  String.raw`\((?:ai|llm|assistant|chatbot):`,
+  // Not "(AI: Piet to update the roadmap)": AI also abbreviates an action item.
+  String.raw`\((?:llm|assistant|chatbot):`,
   String.raw`${word('ai')}-(?:analyst|assistant|agent|reviewer|summari[sz]er|model)\s*:`,
   String.raw`(?:^|\n)[ \t]*(?:#|\/\/|\/\*)[ \t]*(?:note|attention|message)[ \t]+(?:to\s+|for\s+)?(?:the\s+)?(?:ai|llm|assistant|copilot|bot)[ \t]*:`,
   String.raw`${word('if')}\s+you(?:'re|\s+are)\s+an?\s+(?:ai|llm|(?:large\s+)?language\s+model|ai\s+assistant|chatbot|bot|automated\s+(?:system|agent|assistant))(?:\s+\p{L}+){0,4}?\s*[,:]`,
@@ -526,7 +530,9 @@ const QUOTED = String.raw`['"«][^'"»\n]{2,100}['"»]`;
 const OUTPUT_HIJACK = any(
   String.raw`${word(String.raw`i\s+have\s+been\s+pwned`)}`,
   String.raw`${word('say', 'print', 'output', 'type', 'write', 'return', String.raw`(?:respond|reply|answer)\s+with`)}\s+(?:only\s+|just\s+|exactly\s+)?['"]?access\s+granted`,
-  String.raw`${word('say', 'reply', 'respond', 'answer', 'output', 'print', 'write', 'return', 'type')}\s+(?:\p{L}+\s+){0,3}?${QUOTED}(?!\s+or${END})\s*[,.]?\s*(?:and\s+nothing\s+(?:else|more)|nothing\s+else|and\s+(?:then\s+)?stop|as\s+your\s+(?:entire|whole|only)\s+(?:response|answer|reply|output))`,
+  // Reply verbs only: "print "hello world" and nothing else" is a programming exercise.
+  String.raw`${word('say', 'reply', 'respond', 'answer')}\s+(?:\p{L}+\s+){0,3}?${QUOTED}(?!\s+or${END})\s*[,.]?\s*(?:and\s+nothing\s+(?:else|more)|nothing\s+else|and\s+(?:then\s+)?stop|as\s+your\s+(?:entire|whole|only)\s+(?:response|answer|reply|output))`,
+  String.raw`${word('output', 'print', 'write', 'return')}\s+(?:\p{L}+\s+){0,3}?${QUOTED}\s*[,.]?\s*as\s+your\s+(?:entire|whole|only)\s+(?:response|answer|reply)`,
   String.raw`${word('reply', 'respond', 'answer')}\s+with\s+the\s+following\s+(?:text|sentence|message|words)\s+and\s+nothing\s+(?:else|more)`,
   String.raw`${word('say')}\s+the\s+following\s+to\s+the\s+user${END}`,
   String.raw`${word('do')}\s+not\s+answer\s+(?:my|the|this)\s+question${gap(3)}(?:print|say|output|reply|write|respond)${END}`,
@@ -563,7 +569,7 @@ const ROLE_TARGETS = [
   String.raw`never\s+mentions\s+polic(?:y|ies)`,
   String.raw`keine\s+grenzen\s+kennt`, String.raw`an\s+keine\s+(?:richtlinie|regel)`,
   String.raw`plus\s+aucune\s+(?:limite|restriction|r[èe]gle)s?`, String.raw`nunca\s+dice\s+que\s+no`,
-  String.raw`zonder\s+(?:beperkingen|regels|filters|grenzen|censuur)`, String.raw`onbeperkt\p{L}*`, String.raw`ongefilterd\p{L}*`,
+  String.raw`zonder\s+(?:beperkingen|regels|filters|grenzen|censuur)`, String.raw`ongefilterd\p{L}*`,
   String.raw`ongecensureerd\p{L}*`,
   // de
   String.raw`uneingeschränkt\p{L}*`, String.raw`uneingeschraenkt\p{L}*`, String.raw`ungefiltert\p{L}*`,
@@ -619,7 +625,8 @@ const ROLE_SWITCH = `${atWordStart(ROLE_TRIGGERS)}${gap(6)}${nextWord(...ROLE_TA
 const ROLE_MODE = any(
   String.raw`${word('enter', 'enable', 'activate', String.raw`switch\s+(?:to|into)`, String.raw`turn\s+on`, 'unlock')}\s+(?:the\s+|your\s+)?['"]?(?:jailbreak|dan|unrestricted|unfiltered|uncensored|raw\s+output|evil)['"]?\s+(?:mode|persona)`,
   // "Enable developer mode" alone is a phone setting; what the assistant does in it is the jailbreak.
-  String.raw`${word('in')}\s+(?:developer|dev|god|jailbreak|dan|unrestricted)\s+mode,?\s+you\s+(?:will|can|must|should|generate|answer|respond|reply|have|are|output|ignore)${END}`,
+  // What the assistant does in it, not what a person can ("in developer mode, you can load unpacked extensions").
+  String.raw`${word('in')}\s+(?:developer|dev|god|jailbreak|dan|unrestricted)\s+mode,?\s+you\s+(?:generate|answer|respond|reply|ignore|have\s+no|are\s+(?:free|not\s+bound|no\s+longer))${END}`,
   String.raw`${word('two', '2')}\s+(?:different\s+|separate\s+)?(?:answers|responses|replies)${gap(8)}(?:unfiltered|uncensored|jailbroken|unrestricted|developer\s+mode|dan)${END}`,
   String.raw`${stem('aktivier')}\s+(?:den\s+)?entwicklermodus`,
   String.raw`${word('you')}\s+have\s+two\s+personalities`,
@@ -748,7 +755,8 @@ const ROLE_MARKUP = [
   String.raw`<<\s*\/?\s*sys\s*>>`,
   String.raw`(?:^|\n)[ \t]*#{2,}[ \t]*(?:system|instruction|instructions|developer)[ \t]*:`,
   String.raw`(?:^|\n)[ \t]*#{2,}[ \t]*(?:sistema|syst[èe]me|systeem|anweisung|instrucci[óo]n|istruzion[ei])[ \t]*:`,
-  String.raw`\[\s*(?:system|admin|developer|sistema|syst[èe]me)\s+(?:override|message|prompt|instructions?|update|notice|command)\s*\]`,
+  // "[System Notice] Scheduled maintenance" and "[System Update]" head ordinary announcements.
+  String.raw`\[\s*(?:system|admin|developer|sistema|syst[èe]me)\s+(?:override|prompt|instructions?|command)\s*\]`,
   String.raw`\[\[\s*(?:system|developer)\s*\]\]`,
   String.raw`<\s*\/?\s*(?:sistema|syst[èe]me|systeem|admin[_-]?override|(?:new[_-]?)?system[_-]?prompt)\s*>`,
   String.raw`<<\s*\/?\s*(?:new[_-]?)?system[_-]?prompt\s*>>`,
@@ -756,8 +764,6 @@ const ROLE_MARKUP = [
   String.raw`(?:^|\n)[ \t]*role[ \t]*:[ \t]*(?:system|developer)[ \t]*\n[ \t]*content[ \t]*:`,
   String.raw`"role"\s*:\s*"(?:system|developer)"\s*,\s*"content"\s*:\s*"[^"\n]{0,200}?(?:disabled|turned\s+off|no\s+restrictions|unrestricted|verified|ignore)`,
   String.raw`end\s+of\s+(?:user\s+)?(?:input|context|prompt)\s*(?:>>)?\s*\n[^]{0,40}?(?:begin|start)\s+(?:operator|system|admin|developer)\s+(?:instructions|prompt)`,
-  // A reply put in the assistant's mouth: the model reads it as having already agreed.
-  String.raw`(?:^|\n)[ \t]*(?:ai|assistant|assistent|asistente|assistente)[ \t]*:[ \t]*(?:sure|okay|of\s+course|certainly|absolutely|agreed|understood|verstanden|entendido|d'accord|compris)[,!.]`,
 ];
 
 /** rule_id -> delimited pattern, in the order they are tried. */
