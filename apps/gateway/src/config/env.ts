@@ -41,8 +41,9 @@ export class GatewayEnv extends BaseEnv {
 
   /**
    * Proxies in front of the gateway (an ingress, a load balancer) whose X-Forwarded-For and
-   * X-Forwarded-Proto are believed: addresses, CIDR ranges or loopback / linklocal / uniquelocal,
-   * comma-separated. Empty (default): none, the client is the TCP peer.
+   * X-Forwarded-Proto are believed: a number of hops (`1`: one ingress), or addresses, CIDR ranges
+   * and loopback / linklocal / uniquelocal, comma-separated. Empty (default): none, the client is
+   * the TCP peer.
    */
   @IsOptional()
   @IsString()

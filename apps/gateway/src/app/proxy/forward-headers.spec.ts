@@ -42,6 +42,16 @@ describe('forwarded headers', () => {
     expect(upstreamRequestHeaders(viaIngress, 'rid', trustedProxies('10.0.0.9'))).toMatchObject({ 'x-forwarded-for': '10.0.0.3' });
   });
 
+  it('trusts a number of hops: the ingress that appended the client, not a private address the client claims behind it', () => {
+    // A client on a private network (10.8.0.5) claims 1.2.3.4; the ingress (the peer, 10.0.0.9) appended 10.8.0.5.
+    const fromVpn = request({ host: 'h', 'x-forwarded-for': '1.2.3.4, 10.8.0.5' });
+    expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('1'))).toMatchObject({ 'x-forwarded-for': '10.8.0.5' });
+    // What a range would do: every private hop trusted, and the claim believed.
+    expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('uniquelocal'))).toMatchObject({ 'x-forwarded-for': '1.2.3.4' });
+    expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('0'))).toMatchObject({ 'x-forwarded-for': '10.0.0.9' });
+    expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('2'))).toMatchObject({ 'x-forwarded-for': '1.2.3.4' });
+  });
+
   it('refuses a trusted-proxy entry that is not an address, naming the setting', () => {
     expect(() => trustedProxies('10.0.0.0/8, not-an-address')).toThrow(/GATEWAY_TRUSTED_PROXIES/);
   });

@@ -53,13 +53,21 @@ export function endToEndHeaders(headers: IncomingHttpHeaders | Record<string, st
 export type TrustedProxies = (address: string, hop: number) => boolean;
 
 /**
- * The proxies in front of the gateway (GATEWAY_TRUSTED_PROXIES): addresses, CIDR ranges or
- * proxy-addr's names (loopback, linklocal, uniquelocal), comma-separated. None by default: the
- * client is the TCP peer, and what it writes in X-Forwarded-For is not believed. Throws on an entry
- * that is not an address, so a typo stops the gateway at boot instead of trusting nobody quietly.
+ * The proxies in front of the gateway (GATEWAY_TRUSTED_PROXIES): a number of hops (the nearest N
+ * addresses, whatever they are: `1` for one ingress), or addresses, CIDR ranges and proxy-addr's
+ * names (loopback, linklocal, uniquelocal), comma-separated. None by default: the client is the TCP
+ * peer, and what it writes in X-Forwarded-For is not believed. A range trusts every hop inside it,
+ * so a client that itself has a private address could name any client it likes behind
+ * `uniquelocal`; a hop count believes only what the ingress appended. Throws on an entry that is
+ * not an address, so a typo stops the gateway at boot instead of trusting nobody quietly.
  */
 export function trustedProxies(setting: string | undefined): TrustedProxies {
-  const entries = (setting ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const value = (setting ?? '').trim();
+  if (/^\d{1,2}$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
   try {
     return proxyAddr.compile(entries);
   } catch (e) {

@@ -147,13 +147,24 @@ export class ProxyService implements OnApplicationShutdown {
       ? new ClientBody(req, {
           limit: route.maxBodyBytes,
           idleMs: this.options.clientBodyTimeoutMs,
-          // The 100 goes out once the gateway asks for the body (its length already passed the limit).
+          // The 100 goes out once the gateway asks for the body: after a connection slot is free (a saturated
+          // upstream gets its 503 before the client uploads anything).
           onStart: expectsContinue(req) ? () => res.writeContinue() : undefined,
         })
       : undefined;
     try {
-      await body?.firstBytes();
-      release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
+      const slots = this.slots.get(route.upstream)!;
+      // The upstream request goes out only once the body's first bytes are here: a client that declared a body and
+      // sends nothing never holds an upstream connection, which the upstream might close as idle meanwhile (a 502
+      // for the client's stall). A client that does not wait for 100 gets no slot until it sends; one that waits for
+      // 100 holds its slot from the 100 until its first bytes (or the body timeout).
+      if (body && expectsContinue(req)) {
+        release = await slots.acquire(cancel.signal);
+        await body.firstBytes();
+      } else {
+        await body?.firstBytes();
+        release = await slots.acquire(cancel.signal);
+      }
       // undici writes the answer's body straight into the client's response (with backpressure,
       // ending it when the upstream ends); no intermediate stream and no pipeline per request.
       await this.pools.get(route.upstream)!.stream(
