@@ -184,8 +184,8 @@ describe('kb-api /api/auth', () => {
       expect((await client().call('GET', '/api/auth/me', { token: iamReadOnly })).status).toBe(403);
     });
 
-    it('refuses an iam token minted for another service (no kb or mcp scope), even on routes gated on sign-in alone', async () => {
-      for (const scope of ['evidence:review', 'guardrails:admin', 'openid profile', '']) {
+    it('refuses an iam token minted for another service or the MCP server alone (no kb: scope), even on routes gated on sign-in alone', async () => {
+      for (const scope of ['evidence:review', 'guardrails:admin', 'mcp:read mcp:tools:propose', 'openid profile', '']) {
         const foreign = await issuer.mint({ scope, extra: { tenant_id: 'default' } });
         const ingest = await client().call('POST', '/api/kb/ingest', { token: foreign, body: { documents: [{ source_path: 'poison.md', content: '# Poison' }] } });
         expect([scope, ingest.status, ingest.body.error]).toEqual([scope, 403, 'token_ability_forbidden']);

@@ -149,6 +149,14 @@ describe('kb-api: edge hygiene', () => {
     }
     expect(writes).toBeGreaterThan(20);
     expect(failures).toEqual([]);
+    // Nulls an earlier release stored (before PUT bodies refused them) read as the defaults.
+    await kb.db.query(
+      `INSERT INTO kb_admin_settings (tenant_id, kind, value) VALUES ('default', 'evidence_tiers', '{"tiers":null,"default_rank":null}')
+       ON CONFLICT (tenant_id, kind) DO UPDATE SET value = excluded.value`,
+    );
+    expect(await send('get', '/api/admin/kb/documents')).toBe(200);
+    const tiers = await fetch(`${kb.svc.url}/api/admin/kb/evidence-tiers`, { headers: { accept: 'application/json', authorization: `Bearer ${admin.token}` } });
+    expect((await tiers.json()).data).toMatchObject({ tiers: expect.any(Array), default_rank: expect.any(Number) });
   });
 
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {

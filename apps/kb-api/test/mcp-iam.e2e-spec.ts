@@ -108,6 +108,13 @@ describe('kb-api /mcp/kb with iam tokens (audience, identity link, DPoP, RFC 972
     const link = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: acmeBob.id, issuer: issuer.issuer } });
     expect(link).toMatchObject({ status: 201, body: { data: { subject: 'iam-user-bob', user_id: acmeBob.id, issuer: issuer.issuer } } });
     expect((await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: acmeBob.id } })).status).toBe(409);
+    // Linking an identity to an account the admin may not manage would let that identity act as it: a platform
+    // administrator of the tenant is out of reach.
+    const operator = await callerWith(svc.url, db, { email: 'operator@acme.example', tenant: 'acme', roles: ['super-admin'] });
+    await db.query(`INSERT INTO kb_user_permissions (tenant_id, user_id, permission) VALUES (NULL, $1, 'platform.admin')`, [operator.id]);
+    const takeover = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-root', user_id: operator.id, issuer: issuer.issuer } });
+    expect(takeover).toMatchObject({ status: 403, body: { error: 'role_escalation_forbidden' } });
+    expect(await db.query(`SELECT 1 FROM kb_identity_links WHERE subject = 'iam-user-root'`)).toEqual([]);
 
     const recent = await rpc(call('kb-recent-changes'), { authorization: `Bearer ${token}` });
     expect(recent.status).toBe(200);

@@ -126,8 +126,9 @@ export class KbAuthGuard extends AuthGuard() {
         const { claims } = credential;
         const scopes = typeof claims['scope'] === 'string' ? (claims['scope'] as string).split(' ') : [];
         // The platform's services share an audience; the scopes say which service a token is for. One minted for another
-        // service (evidence:review, guardrails:admin) holds no kb ability and must not reach routes gated on sign-in alone.
-        if (!scopes.some((s) => s.startsWith('kb:') || s.startsWith('mcp:'))) {
+        // service (evidence:review, guardrails:admin), or for the MCP server alone (mcp:*, served by its own guard), holds
+        // no kb ability and must not reach the REST routes gated on sign-in alone (ingest among them).
+        if (!scopes.some((s) => s.startsWith('kb:'))) {
           throw new KbError(403, 'token_ability_forbidden', 'This token carries no knowledge-base scope.');
         }
         const tenant = typeof claims['tenant_id'] === 'string' && TENANT_ID.test(claims['tenant_id'] as string) ? (claims['tenant_id'] as string) : 'default';

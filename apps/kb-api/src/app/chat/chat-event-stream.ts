@@ -20,15 +20,19 @@ export class ChatEventStream {
 
 /**
  * Whether an Accept header asks for the answer as server-sent events: it names text/event-stream
- * itself with a quality above 0. `text/event-stream;q=0` says a stream is not acceptable, and a
- * wildcard (curl's `*\/*`) asks for nothing in particular, so both get JSON.
+ * itself with a quality above 0 and at least that of application/json. `text/event-stream;q=0`
+ * says a stream is not acceptable, `text/event-stream;q=0.5, application/json` prefers JSON, and a
+ * wildcard (curl's `*\/*`) asks for nothing in particular: all three get JSON.
  */
 export function asksForEventStream(accept: string | undefined): boolean {
   if (!accept) return false;
-  return accept.split(',').some((entry) => {
+  const quality = { 'text/event-stream': -1, 'application/json': -1 };
+  for (const entry of accept.split(',')) {
     const [type, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
-    if (type !== 'text/event-stream') return false;
+    if (type !== 'text/event-stream' && type !== 'application/json') continue;
     const q = params.find((param) => param.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const value = q === undefined ? 1 : Number(q.slice(2));
+    quality[type] = Math.max(quality[type], Number.isFinite(value) ? value : 0);
+  }
+  return quality['text/event-stream'] > 0 && quality['text/event-stream'] >= quality['application/json'];
 }

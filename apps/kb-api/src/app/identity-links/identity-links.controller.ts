@@ -39,7 +39,8 @@ export class IdentityLinksController {
   @HttpCode(201)
   create(@Body() body: CreateIdentityLinkDto, @Req() req: KbRequest) {
     const issuer = (body.issuer ?? this.auth.issuer).replace(/\/+$/, '');
-    return this.links.create(req.kbPrincipal!.tenantId, req.kbPrincipal!.userId, { issuer, subject: body.subject, user_id: body.user_id });
+    const p = req.kbPrincipal!;
+    return this.links.create(p.tenantId, { userId: p.userId ?? '', roles: p.roles, platformAdmin: p.platformAdmin }, { issuer, subject: body.subject, user_id: body.user_id });
   }
 
   @Delete(':id')

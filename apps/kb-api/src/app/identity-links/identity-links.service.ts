@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KbError, KbValidationError } from '../errors/kb-errors';
+import { manageRefusal, RoleHolder } from '../admin/role-policy';
 import { UsersRepository } from '../identity/users.repository';
 import { IdentityLinkRow, IdentityLinksRepository } from './identity-links.repository';
 
@@ -45,12 +46,18 @@ export class IdentityLinksService {
     return { data: (await this.links.list(tenantId)).map(view) };
   }
 
-  async create(tenantId: string, createdBy: string | null, body: { issuer: string; subject: string; user_id: string }) {
+  async create(tenantId: string, actor: RoleHolder, body: { issuer: string; subject: string; user_id: string }) {
     const user = await this.users.findById(body.user_id);
     // Only a user of this tenant can be linked: the link decides the tenant an iam token acts in.
     if (!user || user.tenant_id !== tenantId) {
       throw new KbValidationError({ user_id: ['The selected user id is invalid.'] });
     }
+    // The linked identity acts as the user: linking one's own identity to an account one may not manage would be a
+    // takeover of it (a tenant super-admin acting as a platform administrator over MCP).
+    const { roles, platformAdmin } = await this.users.authorization(user.id, tenantId);
+    const refusal = manageRefusal(actor, { userId: user.id, roles, platformAdmin });
+    if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
+    const createdBy = actor.userId === '' ? null : actor.userId;
     const row = await this.links.insert({ tenantId, issuer: body.issuer, subject: body.subject, userId: user.id, createdBy });
     if (!row) throw new KbError(409, 'identity_link_exists', 'This identity is linked already.');
     return { data: view(row) };

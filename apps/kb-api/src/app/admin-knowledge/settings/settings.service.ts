@@ -21,7 +21,7 @@ export class KnowledgeSettingsService {
 
   async view<K extends SettingsKind>(tenantId: string, kind: K): Promise<SettingsView<K>> {
     const stored = await this.settings.get(tenantId, kind);
-    return { data: { ...SETTINGS_DEFAULTS[kind], ...(stored?.value ?? {}) } as SettingsMap[K], defaults: SETTINGS_DEFAULTS[kind], updated_at: stored?.updated_at ?? null };
+    return { data: overDefaults(kind, stored?.value), defaults: SETTINGS_DEFAULTS[kind], updated_at: stored?.updated_at ?? null };
   }
 
   async of<K extends SettingsKind>(tenantId: string, kind: K): Promise<SettingsMap[K]> {
@@ -34,8 +34,17 @@ export class KnowledgeSettingsService {
     const given = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
     if (kind === 'autowiki' && Array.isArray(given['exclude_terms'])) given['exclude_terms'] = [...new Set(given['exclude_terms'] as string[])];
     const stored = await this.settings.put(tenantId, kind, given, userId);
-    return { data: { ...SETTINGS_DEFAULTS[kind], ...stored.value } as SettingsMap[K], defaults: SETTINGS_DEFAULTS[kind], updated_at: stored.updated_at };
+    return { data: overDefaults(kind, stored.value), defaults: SETTINGS_DEFAULTS[kind], updated_at: stored.updated_at };
   }
+}
+
+/**
+ * The stored keys over the defaults. A null stored before PUT bodies refused null (evidence tiers of null broke every
+ * document list) reads as the default: a value written by an earlier release must not take reads down.
+ */
+function overDefaults<K extends SettingsKind>(kind: K, stored: object | undefined): SettingsMap[K] {
+  const given = Object.entries(stored ?? {}).filter(([, v]) => v !== null && v !== undefined);
+  return { ...SETTINGS_DEFAULTS[kind], ...Object.fromEntries(given) } as SettingsMap[K];
 }
 
 /** Each tier names exactly one of source_type and path_prefix, and no two tiers name the same one. */
