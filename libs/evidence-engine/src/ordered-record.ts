@@ -21,7 +21,8 @@ export function orderedRecord<V>(entries: Iterable<readonly [string, V]> = []): 
     // Defined, not assigned: assigning "__proto__" (a claim or source id like any other) would set the prototype.
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  // Assignments reach defineProperty too (the proxy is the receiver), so that trap sees every new key.
+  // Assignments reach defineProperty too (the proxy is the receiver), so that trap sees every new key, except an
+  // assignment to "__proto__" (the inherited setter takes it): results are built from their entries, never assigned so.
   return new Proxy(target, {
     ownKeys: (t) => [...order, ...Reflect.ownKeys(t).filter((k) => typeof k === 'symbol')],
     defineProperty: (t, key, descriptor) => {
