@@ -156,7 +156,7 @@ describe('kb-api: edge hygiene', () => {
     );
     expect(await send('get', '/api/admin/kb/documents')).toBe(200);
     const tiers = await fetch(`${kb.svc.url}/api/admin/kb/evidence-tiers`, { headers: { accept: 'application/json', authorization: `Bearer ${admin.token}` } });
-    expect((await tiers.json()).data).toMatchObject({ tiers: expect.any(Array), default_rank: expect.any(Number) });
+    expect(((await tiers.json()) as Json).data).toMatchObject({ tiers: expect.any(Array), default_rank: expect.any(Number) });
   });
 
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {

@@ -43,7 +43,7 @@ describe('the platform through its gateway', () => {
     })();
     for (let i = 0; i < 2; i++) {
       await new Promise((r) => setTimeout(r, 1200)); // the next key has been published for a JWKS lifetime
-      p.cli('iam', 'iam:rotate-signing-keys', '--force');
+      await p.cli('iam', 'iam:rotate-signing-keys', '--force');
       // The token endpoint picks the new active key up within its short signer cache.
       const previous = kidOf(tokens[tokens.length - 1]);
       const deadline = Date.now() + 15_000;

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -55,7 +56,12 @@ export interface SystemPlatform {
   clientToken(scope: string, id?: string, secret?: string): Promise<string>;
   /** A KB personal access token of the bootstrap super-admin. */
   kbToken(): Promise<string>;
-  cli(service: string, ...args: string[]): void;
+  /**
+   * Runs a service's CLI. Asynchronously: a synchronous spawn stopped this process's event loop for the CLI's whole
+   * run, so on a loaded machine the traffic it drives could reuse a keep-alive connection the gateway had meanwhile
+   * closed as idle (a client-side "other side closed", not a platform failure).
+   */
+  cli(service: string, ...args: string[]): Promise<void>;
   /** Stops every process, drops the namespace's databases and files. */
   stop(): Promise<void>;
 }
@@ -146,10 +152,13 @@ export async function startSystemPlatform(options: SystemPlatformOptions): Promi
       secrets.add(r.body.token);
       return r.body.token as string;
     },
-    cli(service, ...args) {
+    async cli(service, ...args) {
       const svc = services.SERVICES.find((s) => s.name === service)!;
-      const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/apps', service, 'cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...services.serviceEnv(svc, ctx) }, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`${service} ${args.join(' ')}: ${r.stderr}`);
+      try {
+        await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/apps', service, 'cli.js'), ...args], { cwd: ROOT, env: { ...process.env, ...services.serviceEnv(svc, ctx) }, encoding: 'utf8' });
+      } catch (e) {
+        throw new Error(`${service} ${args.join(' ')}: ${(e as { stderr?: string }).stderr ?? (e as Error).message}`);
+      }
     },
     async stop() {
       await processes.stop();
