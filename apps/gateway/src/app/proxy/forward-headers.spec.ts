@@ -52,6 +52,12 @@ describe('forwarded headers', () => {
     expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('2'))).toMatchObject({ 'x-forwarded-for': '1.2.3.4' });
   });
 
+  it('forwards an empty client address for a socket already gone', () => {
+    const gone = { headers: { host: 'h', 'x-forwarded-for': '1.2.3.4' }, httpVersion: '1.1', socket: {}, connection: {} } as unknown as IncomingMessage;
+    expect(upstreamRequestHeaders(gone, 'rid')).toMatchObject({ 'x-forwarded-for': '' });
+    expect(upstreamRequestHeaders(gone, 'rid', trustedProxies('1'))).toMatchObject({ 'x-forwarded-for': '' });
+  });
+
   it('refuses a trusted-proxy entry that is not an address, naming the setting', () => {
     expect(() => trustedProxies('10.0.0.0/8, not-an-address')).toThrow(/GATEWAY_TRUSTED_PROXIES/);
   });

@@ -65,7 +65,8 @@ export function trustedProxies(setting: string | undefined): TrustedProxies {
   const value = (setting ?? '').trim();
   if (/^\d{1,2}$/.test(value)) {
     const hops = Number(value);
-    return (_address, hop) => hop < hops;
+    // A peer without an address (its socket already gone) is nobody to believe.
+    return (address, hop) => Boolean(address) && hop < hops;
   }
   const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
   try {
@@ -86,7 +87,8 @@ export function trustedProxies(setting: string | undefined): TrustedProxies {
 export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, trust: TrustedProxies = NO_PROXY): Record<string, string | string[]> {
   const out = endToEndHeaders(req.headers);
   out['x-request-id'] = requestId;
-  out['x-forwarded-for'] = proxyAddr(req, trust);
+  // A socket already gone has no address; an empty value still forwards (undefined would make undici refuse the request).
+  out['x-forwarded-for'] = proxyAddr(req, trust) ?? '';
   // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
   // the gateway when there is one and it is trusted (it sets X-Forwarded-Proto), else plain HTTP.
   out['x-forwarded-host'] = req.headers.host ?? '';
