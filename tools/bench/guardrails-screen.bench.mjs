@@ -7,16 +7,21 @@
 // flight at once, with the classifier layer on (the default) and off; then the cost of the
 // classifier's scoring alone on the 2 KB prompt and on the public sets' real prompts of about 2 KB
 // (1,800-2,300 characters: varied text, unlike the repeated sentence); then on 50,000-character prompts,
-// the longest the event loop is held at once; last, over a few screens each, the wall-clock cost
+// the longest the event loop is held at once; then the rules alone on 49,000 characters of real documentation
+// (`rules_long_document`, against the matcher's per-prompt budget); last, over a few screens each, the wall-clock cost
 // and outcome of a backtracking user pattern on a prompt where it runs away (must fail closed) and
 // on one where it is slow but ends (must pass). The matcher budgets its thread's CPU time where
 // /proc can be read (`budget_clock`): with --busy N (N sibling processes spinning on the cores
 // during that last part) the cut-off takes longer on the wall clock, and the slow prompt still passes.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { createGuardrails, DEFAULT_SETTINGS, normalizeText } = require('@platform/guardrails');
 const { DEFAULT_CLASSIFIER } = require('../../libs/guardrails/src/screen/classifier/default-classifier.ts');
 const { platformThreadCpuTime } = require('../../libs/guardrails/src/screen/thread-cpu-time.ts');
@@ -158,6 +163,30 @@ report.classifier_long_prompt = {
   random_50k: await longPrompt(randomText, 1),
   random_50k_five_at_once: await longPrompt(randomText, 5),
 };
+
+// The default rules alone on 49,000 characters of real documentation (installed packages' docs, repeated to length),
+// where most trigger words occur: what matching costs against the matcher's per-prompt budget, and whether it passes.
+async function rulesOnLongDocument(file) {
+  let text = readFileSync(file, 'utf8');
+  while (text.length < 49_000) text += `\n\n${text}`;
+  text = text.slice(0, 49_000);
+  const ms = [];
+  let outcome;
+  for (let i = 0; i < 7; i++) {
+    const t = process.hrtime.bigint();
+    const { blocked, rule_id } = await guardrails.screenInput(text);
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+    outcome = blocked ? `blocked:${rule_id}` : 'passed';
+  }
+  ms.sort((a, b) => a - b);
+  return { chars: text.length, p50_ms: quantile(ms, 0.5), max_ms: Math.round(ms[ms.length - 1] * 1000) / 1000, outcome };
+}
+guardrails.updateSettings({ ...settings, 'input_screen.classifier_enabled': false });
+await guardrails.warmUp();
+report.rules_long_document = {};
+for (const file of ['node_modules/pino/docs/api.md', 'node_modules/express/Readme.md', 'node_modules/typescript/README.md']) {
+  report.rules_long_document[file.split('/')[1]] = await rulesOnLongDocument(join(root, file));
+}
 
 // A user pattern with catastrophic backtracking. On "a"×40 + "!" it runs away and the budget cuts it
 // off (the screen fails closed); on "a"×23 + "!" it gives up after about half the budget's worth of
