@@ -59,44 +59,47 @@ const heldOutFalsePositives = [];
 const probeRows = [];
 const probeFamilies = new Map();
 const probeFalsePositives = [];
+/**
+ * Screens labelled prompts with the current settings: the attacks detected and the benign prompts flagged, with
+ * `each` told every prompt's outcome.
+ */
+async function screenLabelled(rows, each = () => {}) {
+  let detected = 0;
+  let falsePositives = 0;
+  for (const p of rows) {
+    const { blocked, rule_id } = await guardrails.tryScreen(p.text);
+    if (p.attack && blocked) detected++;
+    if (!p.attack && blocked) falsePositives++;
+    each(p, blocked, rule_id);
+  }
+  const attacks = rows.filter((p) => p.attack).length;
+  return { detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, rows.length - attacks) };
+}
 for (const [configuration, settings] of Object.entries(CONFIGURATIONS)) {
   guardrails.updateSettings(settings);
   await guardrails.warmUp();
+  const byDefault = configuration === 'rules + classifier (default)';
   for (const set of sets) {
     const { train, heldOut } = partsOf(set);
     for (const [part, rows] of [['held-out', heldOut], ['in-sample', train]]) {
       if (rows.length === 0) continue;
-      let detected = 0;
-      let falsePositives = 0;
-      for (const p of rows) {
-        const { blocked, rule_id } = await guardrails.tryScreen(p.text);
-        if (p.attack && blocked) detected++;
-        if (!p.attack && blocked) {
-          falsePositives++;
-          if (part === 'held-out' && configuration === 'rules + classifier (default)') heldOutFalsePositives.push({ set: set.name, rule_id, text: p.text });
-        }
-      }
-      const attacks = rows.filter((p) => p.attack).length;
-      publicRows.push({ configuration, set: set.name, part, detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, rows.length - attacks) });
+      const rates = await screenLabelled(rows, (p, blocked, rule_id) => {
+        if (!p.attack && blocked && part === 'held-out' && byDefault) heldOutFalsePositives.push({ set: set.name, rule_id, text: p.text });
+      });
+      publicRows.push({ configuration, set: set.name, part, ...rates });
     }
   }
   for (const set of probeSets) {
-    let detected = 0;
-    let falsePositives = 0;
-    for (const p of set.prompts) {
-      const { blocked, rule_id } = await guardrails.tryScreen(p.text);
-      if (p.attack && blocked) detected++;
-      if (!p.attack && blocked) falsePositives++;
-      if (configuration !== 'rules + classifier (default)') continue;
+    const rates = await screenLabelled(set.prompts, (p, blocked, rule_id) => {
+      if (!byDefault) return;
       const key = `${set.name}\u0000${p.attack ? 'attack' : 'benign'}\u0000${p.family ?? '-'}`;
       const family = probeFamilies.get(key) ?? { set: set.name, attack: p.attack, family: p.family ?? '-', flagged: 0, total: 0 };
       family.total++;
       if (blocked) family.flagged++;
       probeFamilies.set(key, family);
       if (!p.attack && blocked) probeFalsePositives.push({ set: set.name, rule_id, text: p.text });
-    }
-    const attacks = set.prompts.filter((p) => p.attack).length;
-    probeRows.push({ configuration, set: set.name, detection: rateOf(detected, attacks), falsePositives: rateOf(falsePositives, set.prompts.length - attacks) });
+    });
+    probeRows.push({ configuration, set: set.name, ...rates });
   }
 }
 
