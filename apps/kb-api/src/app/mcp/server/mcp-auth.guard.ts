@@ -123,9 +123,7 @@ export class McpAuthGuard extends AuthGuard() {
 
   /** One `denied` audit row per tools/call of a refused request, with the refusal's code. */
   private async auditRefusedCalls(body: unknown, caller: McpCaller, reason: string): Promise<void> {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
-      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+    for (const params of toolCallParams(body)) {
       const tool = typeof params?.name === 'string' && params.name.trim() !== '' ? params.name.slice(0, 200) : '(none)';
       await this.audit.record({ tenantId: caller.tenantId, tokenId: caller.tokenId, userId: caller.userId, tool, arguments: params?.arguments ?? {}, outcome: 'denied', reason, durationMs: 0 });
     }
@@ -133,9 +131,7 @@ export class McpAuthGuard extends AuthGuard() {
 
   /** `mcp.scope`: only tools/call messages (a JSON-RPC batch is checked message by message). */
   private checkToolCalls(body: unknown, caller: McpCaller): void {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
-      const params = (message as { params?: { name?: unknown; arguments?: unknown } }).params;
+    for (const params of toolCallParams(body)) {
       const name = params?.name;
       if (typeof name !== 'string' || name.trim() === '') throw new KbError(422, 'tool_name_required', 'tools/call needs params.name.');
       // The protocol's own parser would answer a JSON-RPC internal error with its validator's dump.
@@ -161,5 +157,13 @@ export class McpAuthGuard extends AuthGuard() {
     const units = Array.isArray(body) ? Math.max(1, body.length) : 1;
     const retryAfter = await this.throttle.limit(res, MCP_RATE_POLICY, subject, units);
     if (retryAfter !== null) throw new KbMessage(429, 'Too Many Attempts.');
+  }
+}
+
+/** The params of each tools/call message of a request body (one message or a JSON-RPC batch). */
+function* toolCallParams(body: unknown): Iterable<{ name?: unknown; arguments?: unknown } | undefined> {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (message === null || typeof message !== 'object' || (message as { method?: unknown }).method !== 'tools/call') continue;
+    yield (message as { params?: { name?: unknown; arguments?: unknown } }).params;
   }
 }
