@@ -208,6 +208,29 @@ describe('iam: client_credentials, private_key_jwt, discovery and signing keys',
       expect((await withAssertion(await assertion({}, 'ES256', privateKey))).status).toBe(401);
     });
 
+    it('refuses an assertion whose payload is not a JSON object with 401 invalid_client on every endpoint that authenticates clients', async () => {
+      const header = Buffer.from('{"alg":"ES256"}').toString('base64url');
+      const sig = Buffer.from('sig').toString('base64url');
+      const payloads = ['notjson', 'null', '[]', '"iss"', '42'].map((p) => Buffer.from(p).toString('base64url'));
+      for (const path of ['/oauth/token', '/oauth/par', '/oauth/revoke', '/oauth/introspect']) {
+        for (const payload of payloads) {
+          const r = await fetch(`${iam.url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({
+              grant_type: 'client_credentials',
+              response_type: 'code',
+              token: 'x',
+              client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+              client_assertion: `${header}.${payload}.${sig}`,
+            }),
+          });
+          expect([path, payload, r.status]).toEqual([path, payload, 401]);
+          expect(await body(r)).toEqual({ error: 'invalid_client', error_description: 'client assertion rejected: malformed' });
+        }
+      }
+    });
+
     it('refuses a secret for a private_key_jwt client', async () => {
       expect((await form({ grant_type: 'client_credentials' }, { authorization: basic('service-pk', 'anything') })).status).toBe(401);
     });

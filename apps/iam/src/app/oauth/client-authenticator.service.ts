@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { REDIS_CLIENT } from '@platform/contracts';
 import { SecretHasher } from '@platform/crypto';
 import type Redis from 'ioredis';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { ClientsRepository } from '../clients/clients.repository';
 import { OAuthClient } from '../clients/oauth-client.entity';
 import { Clock } from '@platform/runtime';
@@ -102,14 +102,17 @@ export class ClientAuthenticator {
     const assertion = body['client_assertion'];
     if (!assertion) throw fail('missing client_assertion');
 
+    // The claims are read unverified only to learn which client's keys verify them; a payload that
+    // is not a JSON object (not JSON at all, `null`, an array) is a malformed assertion like any other.
     let header;
+    let unverified;
     try {
       header = decodeProtectedHeader(assertion);
+      unverified = decodeJwt(assertion);
     } catch {
       throw fail('malformed');
     }
     if (header.alg !== 'ES256') throw fail('alg must be ES256');
-    const unverified = JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8') || '{}');
     const clientId = typeof unverified.iss === 'string' ? unverified.iss : undefined;
     if (!clientId || (body['client_id'] !== undefined && body['client_id'] !== clientId)) throw fail('iss must be the client_id');
     const client = await this.clients.findForAuthentication(clientId);
