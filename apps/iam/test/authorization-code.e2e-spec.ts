@@ -13,6 +13,7 @@ const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'http://127.0.0.1:4999/callback';
 const SERVICE_SECRET = 'introspector-secret-0123456789abcdef';
 const body = async (r: Response) => (await r.json()) as Record<string, string | boolean>;
+const FORM = 'application/x-www-form-urlencoded';
 
 describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation, introspection', () => {
   let iam: RunningService & { issuer: string };
@@ -288,6 +289,26 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await introspect('not-a-token')).toEqual({ active: false });
       const anon = await fetch(`${iam.url}/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' });
       expect(anon.status).toBe(401);
+    });
+
+    it('refuses repeated and non-string client credentials with 400 invalid_request before authenticating, as the token endpoint does', async () => {
+      const basicAuth = serviceAuth.authorization;
+      for (const path of ['/oauth/revoke', '/oauth/introspect', '/oauth/token']) {
+        const cases: Array<[string, string, Record<string, string>, string]> = [
+          ['client_id=spa&client_id=spa&token=x&grant_type=refresh_token', FORM, {}, 'parameter client_id is repeated'],
+          ['client_id=introspector&client_secret%5Ba%5D=b&token=x&grant_type=refresh_token', FORM, {}, 'parameter client_secret must be a string'],
+          ['token=x&token=y&grant_type=refresh_token', FORM, { authorization: basicAuth }, 'parameter token is repeated'],
+          ['{"client_id":5,"token":"x"}', 'application/json', {}, 'parameter client_id must be a string'],
+          ['{"client_id":"spa","token":{"a":1}}', 'application/json', {}, 'parameter token must be a string'],
+        ];
+        for (const [sent, type, headers, description] of cases) {
+          const r = await fetch(`${iam.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...headers }, body: sent });
+          const answer = await body(r);
+          // The token endpoint takes form bodies only; JSON is refused there before its parameters are read.
+          const expected = path === '/oauth/token' && type !== FORM ? 'the body must be application/x-www-form-urlencoded' : description;
+          expect({ path, sent, status: r.status, answer }).toEqual({ path, sent, status: 400, answer: { error: 'invalid_request', error_description: expected } });
+        }
+      }
     });
 
     it('refuses userinfo without the openid scope', async () => {

@@ -49,7 +49,7 @@ export class ParController {
   @ApiCreatedResponse({ description: 'Pushed', type: PushedAuthorizationResponse })
   @ApiOAuthError(
     400,
-    '`invalid_request` (also an unregistered redirect_uri, a `request_uri` in the body, or a body that is not form-encoded), `invalid_scope`, `invalid_target`, `unauthorized_client`, `unsupported_response_type`, `request_not_supported`, `invalid_dpop_proof`, `use_dpop_nonce`',
+    '`invalid_request` (also an unregistered redirect_uri, a `request_uri` in the body, a body that is not form-encoded, or a parameter repeated or not a string), `invalid_scope`, `invalid_target`, `unauthorized_client`, `unsupported_response_type`, `request_not_supported`, `invalid_dpop_proof`, `use_dpop_nonce`',
   )
   @ApiOAuthError(401, '`invalid_client`')
   @ApiOAuthRateLimited()

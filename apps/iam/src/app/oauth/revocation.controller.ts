@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { ApiClientAuthentication, ApiFormBody, ApiOAuthError, ApiOAuthRateLimited, CLIENT_AUTHENTICATION } from '../api-docs';
 import { IntrospectionResponse } from './dto/token.response';
 import { TokenHintForm } from './dto/token-hint.form';
-import { readForm } from './form';
+import { checkForm, readParameters } from './form';
 import { decodeJwt } from 'jose';
 import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
@@ -14,8 +14,6 @@ import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { TokenIssuer } from './token-issuer.service';
-
-type Form = Record<string, string | undefined>;
 
 @ApiTags('OAuth')
 @Controller('oauth')
@@ -31,8 +29,15 @@ export class RevocationController {
     private readonly clock: Clock,
   ) {}
 
-  private authenticate(form: Form, authorization?: string) {
-    return this.authenticator.authenticate({ authorization, body: form, tokenEndpoint: `${this.issuer.issuer}/oauth/token` });
+  /**
+   * Reads the body's parameters as the token endpoint does (each once, each a string) and
+   * authenticates the client from them; the form's own rules are checked after, so an unknown
+   * caller learns nothing about its form.
+   */
+  private async authenticate(body: unknown, authorization?: string) {
+    const read = readParameters(body);
+    const { client } = await this.authenticator.authenticate({ authorization, body: read.form, tokenEndpoint: `${this.issuer.issuer}/oauth/token` });
+    return { client, read };
   }
 
   /** RFC 7009: always 200 for an authenticated client; only the owner's tokens are revoked. */
@@ -42,13 +47,12 @@ export class RevocationController {
   @ApiClientAuthentication()
   @ApiFormBody(TokenHintForm)
   @ApiOkResponse({ description: 'Always, for an authenticated client (empty body)' })
-  @ApiOAuthError(400, '`invalid_request`: no token')
+  @ApiOAuthError(400, '`invalid_request`: no token, or a parameter repeated or not a string')
   @ApiOAuthError(401, '`invalid_client`')
   @ApiOAuthRateLimited()
-  async revoke(@Body() body: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    // The client authenticates first: an unknown caller learns nothing about its form.
-    const { client } = await this.authenticate(body, authorization);
-    const { token } = readForm(TokenHintForm, body).form;
+  async revoke(@Body() body: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { client, read } = await this.authenticate(body, authorization);
+    const { token } = checkForm(TokenHintForm, read).form;
     res.setHeader('Cache-Control', 'no-store');
     if (token.startsWith('iamrt_')) {
       const row = await this.grants.findRefreshToken(this.hasher.lookupKey(token));
@@ -72,13 +76,13 @@ export class RevocationController {
   @ApiClientAuthentication()
   @ApiFormBody(TokenHintForm)
   @ApiOkResponse({ description: "The token's state", type: IntrospectionResponse })
-  @ApiOAuthError(400, '`invalid_request`: no token')
+  @ApiOAuthError(400, '`invalid_request`: no token, or a parameter repeated or not a string')
   @ApiOAuthError(401, '`invalid_client`, or a public client')
   @ApiOAuthRateLimited()
-  async introspect(@Body() body: Form, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    const { client } = await this.authenticate(body, authorization);
+  async introspect(@Body() body: unknown, @Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { client, read } = await this.authenticate(body, authorization);
     if (!client.isConfidential) throw OAuthError.invalidClient('introspection needs a confidential client');
-    const { token } = readForm(TokenHintForm, body).form;
+    const { token } = checkForm(TokenHintForm, read).form;
     res.setHeader('Cache-Control', 'no-store');
     let unverified: Record<string, unknown> = {};
     try {

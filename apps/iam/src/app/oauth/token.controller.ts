@@ -40,7 +40,7 @@ export class TokenController {
   @ApiDpopHeader()
   @ApiFormBody(TokenForm)
   @ApiOkResponse({ description: 'Tokens', type: TokenResponse })
-  @ApiOAuthError(400, '`invalid_request` (also a body that is not form-encoded, or a repeated parameter), `invalid_grant`, `invalid_scope`, `invalid_target`, `invalid_dpop_proof` (also a replayed proof), `use_dpop_nonce`, `unauthorized_client`, `unsupported_grant_type`')
+  @ApiOAuthError(400, '`invalid_request` (also a body that is not form-encoded, or a parameter repeated or not a string), `invalid_grant`, `invalid_scope`, `invalid_target`, `invalid_dpop_proof` (also a replayed proof), `use_dpop_nonce`, `unauthorized_client`, `unsupported_grant_type`')
   @ApiOAuthError(401, '`invalid_client` (WWW-Authenticate: Basic when Basic was used)')
   @ApiOAuthRateLimited()
   async token(
