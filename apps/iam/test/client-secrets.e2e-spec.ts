@@ -79,6 +79,16 @@ describe('iam: client-secret lifecycle and management API', () => {
     expect((await api('GET', '/applications/broken/client', reader)).status).toBe(404);
   });
 
+  it('refuses a manifest whose auth is missing or not an object with 422 naming auth', async () => {
+    const { auth: _auth, ...withoutAuth } = serviceManifest();
+    for (const manifest of [withoutAuth, { ...withoutAuth, auth: [] }, { ...withoutAuth, auth: null }, { ...withoutAuth, auth: 'confidential' }, { ...withoutAuth, auth: [{ client_type: 'confidential' }] }]) {
+      const r = await api('PUT', '/applications/shapeless/manifest', manager, manifest);
+      expect({ manifest, status: r.status }).toEqual({ manifest, status: 422 });
+      expect(r.body['errors']).toEqual(expect.arrayContaining([{ field: 'auth', message: 'auth must be an object' }]));
+    }
+    expect((await api('GET', '/applications/shapeless/client', reader)).status).toBe(404);
+  });
+
   describe('idempotency', () => {
     it('requires the header on writes', async () => {
       const r = await api('POST', '/applications/billing/rotate-secret', manager, undefined, null);

@@ -73,6 +73,9 @@ export class ApplicationManifestDto {
   scopes: string[];
 
   @ApiProperty({ type: ManifestAuthDto })
+  // ValidateNested alone passes a missing value and checks an array element by element: the
+  // service reads auth.client_type, so anything but an object is refused here by name.
+  @IsObject()
   @ValidateNested()
   @Type(() => ManifestAuthDto)
   auth: ManifestAuthDto;
