@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { DataSource } from 'typeorm';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { Clock } from '@platform/runtime';
@@ -87,6 +89,47 @@ describe('iam: client-secret lifecycle and management API', () => {
       expect(r.body['errors']).toEqual(expect.arrayContaining([{ field: 'auth', message: 'auth must be an object' }]));
     }
     expect((await api('GET', '/applications/shapeless/client', reader)).status).toBe(404);
+  });
+
+  it('takes for private_key_jwt only a JWKS of importable public ES256 keys, naming the problem (422) otherwise', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const pub = { ...(await exportJWK(publicKey)), kid: 'k1' };
+    const priv = { ...(await exportJWK(privateKey)), kid: 'k1' };
+    const rsa = await exportJWK((await generateKeyPair('RS256', { extractable: true })).publicKey);
+    const pkjwt = (jwks: unknown) => serviceManifest({ token_endpoint_auth_method: 'private_key_jwt', jwks });
+    for (const [jwks, message] of [
+      [{ keys: 'abc' }, 'jwks keys must be a non-empty array of public JWKs'],
+      [{ keys: [] }, 'jwks keys must be a non-empty array of public JWKs'],
+      [{}, 'jwks keys must be a non-empty array of public JWKs'],
+      [[pub], 'jwks must be an object with keys'],
+      [{ keys: ['abc'] }, 'jwks keys.0 must be a JWK object'],
+      [{ keys: [{ kty: 'zzz' }] }, 'jwks keys.0 must be an EC P-256 key (kty EC, crv P-256): assertions are ES256'],
+      [{ keys: [pub, rsa] }, 'jwks keys.1 must be an EC P-256 key (kty EC, crv P-256): assertions are ES256'],
+      [{ keys: [priv] }, 'jwks keys.0 must be a public key (remove d)'],
+      [{ keys: [{ ...pub, alg: 'RS256' }] }, 'jwks keys.0.alg must be ES256'],
+      [{ keys: [{ ...pub, use: 'enc' }] }, 'jwks keys.0.use must be sig'],
+      [{ keys: [{ ...pub, x: 'AAAA' }] }, expect.stringMatching(/^jwks keys\.0 cannot be imported as an ES256 public key: /)],
+      [{ keys: Array.from({ length: 21 }, () => pub) }, 'jwks keys must hold at most 20 keys'],
+    ] as const) {
+      const r = await api('PUT', '/applications/keyless/manifest', manager, pkjwt(jwks));
+      expect({ jwks, status: r.status, errors: r.body['errors'] }).toEqual({ jwks, status: 422, errors: [{ field: 'auth.jwks', message }] });
+    }
+    expect((await api('GET', '/applications/keyless/client', reader)).status).toBe(404);
+
+    // A JWKS that passes authenticates its client.
+    const applied = await api('PUT', '/applications/keyed/manifest', manager, pkjwt({ keys: [{ ...pub, alg: 'ES256', use: 'sig' }] }));
+    expect(applied.status).toBe(201);
+    const now = Math.floor(Date.now() / 1000);
+    const assertion = await new SignJWT({ jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer('cli_keyed')
+      .setSubject('cli_keyed')
+      .setAudience(`${iam.issuer}/oauth/token`)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(privateKey);
+    const r = await form('/oauth/token', { grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion });
+    expect(r.status).toBe(200);
   });
 
   describe('idempotency', () => {

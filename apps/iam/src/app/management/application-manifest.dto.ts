@@ -15,6 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { CLIENT_JWKS_MAX_KEYS, IsClientJwks } from '../clients/client-jwks';
 
 export class ManifestAuthDto {
   @ApiProperty({ enum: ['confidential', 'public'] })
@@ -36,10 +37,34 @@ export class ManifestAuthDto {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { each: true })
   redirect_uris?: string[];
 
-  /** Public keys for private_key_jwt. */
-  @ApiPropertyOptional({ type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, description: 'Public keys for private_key_jwt' })
+  /** Public keys for private_key_jwt: what cannot verify an ES256 assertion is refused, never stored. */
+  @ApiPropertyOptional({
+    type: 'object',
+    required: ['keys'],
+    properties: {
+      keys: {
+        type: 'array',
+        minItems: 1,
+        maxItems: CLIENT_JWKS_MAX_KEYS,
+        items: {
+          type: 'object',
+          required: ['kty', 'crv', 'x', 'y'],
+          properties: {
+            kty: { type: 'string', enum: ['EC'] },
+            crv: { type: 'string', enum: ['P-256'] },
+            x: { type: 'string' },
+            y: { type: 'string' },
+            alg: { type: 'string', enum: ['ES256'] },
+            use: { type: 'string', enum: ['sig'] },
+            kid: { type: 'string' },
+          },
+        },
+      },
+    },
+    description: 'Public keys for private_key_jwt: EC P-256 (ES256) public JWKs that import; private members (d, …) are refused',
+  })
   @IsOptional()
-  @IsObject()
+  @IsClientJwks()
   jwks?: { keys: Array<Record<string, unknown>> };
 
   @ApiPropertyOptional({ description: 'Rotate the secret every rotate_interval_days; the client picks it up at POST /oauth/client-secret' })
