@@ -254,6 +254,21 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await body(widened)).toMatchObject({ error: 'invalid_scope' });
     });
 
+    it('spends nothing on a refused refresh: the same token still works and its family lives on', async () => {
+      const t0 = await freshTokens();
+      const refresh = t0['refresh_token'] as string;
+      const widened = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: refresh, scope: 'openid evidence:review' });
+      expect(widened.status).toBe(400);
+      expect(await body(widened)).toMatchObject({ error: 'invalid_scope' });
+      const outside = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: refresh, resource: 'https://elsewhere.example.test/mcp' });
+      expect(await body(outside)).toMatchObject({ error: 'invalid_target' });
+      const again = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: refresh });
+      expect(again.status).toBe(200);
+      const t1 = await body(again);
+      expect((await introspect(t1['access_token'] as string))['active']).toBe(true);
+      expect(await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t1['refresh_token'] as string }))).toHaveProperty('access_token');
+    });
+
     it('keeps refresh tokens as keyed hashes with the payload encrypted', async () => {
       const t0 = await freshTokens();
       const rows: Array<{ token_hash: string; payload_encrypted: string }> = await iam.app

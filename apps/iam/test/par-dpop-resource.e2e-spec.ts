@@ -294,5 +294,15 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
       resource: EVIDENCE,
     });
     expect(await json(outside)).toMatchObject({ error: 'invalid_target' });
+    // The refusal spent nothing: the code is still redeemable for what it was issued for.
+    const redeemed = await post('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: 'spa-resources',
+      code: onlyKb.searchParams.get('code')!,
+      code_verifier: second.verifier,
+      redirect_uri: REDIRECT,
+    });
+    expect(redeemed.status).toBe(200);
+    expect(decodeJwt((await json(redeemed))['access_token'] as string).aud).toBe(KB);
   });
 });

@@ -83,9 +83,15 @@ export class GrantsRepository {
       [codeHash, clientId, now],
     );
     if (updated?.[0]) return { status: 'ok', row: updated[0] };
-    const [existing] = await this.dataSource.query('SELECT * FROM oauth_authorization_codes WHERE code_hash = $1', [codeHash]);
+    const existing = await this.findCode(codeHash);
     if (!existing) return { status: 'unknown' };
     return existing.client_id === clientId ? { status: 'reused', row: existing } : { status: 'foreign' };
+  }
+
+  /** The code as stored, used or not (nothing changes). */
+  async findCode(codeHash: string): Promise<AuthorizationCodeRow | null> {
+    const [row] = await this.dataSource.query('SELECT * FROM oauth_authorization_codes WHERE code_hash = $1', [codeHash]);
+    return row ?? null;
   }
 
   async insertRefreshToken(r: { tokenHash: string; grantId: string; clientId: string; payloadEncrypted: string; expiresAt: Date; dpopJkt?: string }): Promise<string> {

@@ -64,7 +64,17 @@ export class UserTokensService {
     if (!code) throw OAuthError.invalidRequest('code is required');
     if (!form['redirect_uri']) throw OAuthError.invalidRequest('redirect_uri is required');
     const now = this.clock.now();
-    const result = await this.grants.consumeCode(this.hasher.lookupKey(code), client.clientId, now);
+    const codeHash = this.hasher.lookupKey(code);
+    if (ctx.resources.length) {
+      // RFC 6749 §5.2: a resource outside the authorization is the client's own mistake, refused
+      // before the code is spent so the client can still redeem it. What guards against a stolen
+      // code (redirect_uri, PKCE, DPoP key) is checked after it is consumed, so a guess burns it.
+      const pending = await this.grants.findCode(codeHash);
+      const granted = pending && pending.client_id === client.clientId && pending.consumed_at === null ? (pending.resources ?? []) : undefined;
+      if (granted) this.resourceIndicators.narrow(ctx.resources, granted);
+      else this.resourceIndicators.requested(ctx.resources);
+    }
+    const result = await this.grants.consumeCode(codeHash, client.clientId, now);
     if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('authorization code is invalid');
     if (result.status === 'reused') {
       await this.grants.revokeGrant(result.row.grant_id, 'authorization code replayed', now);
@@ -104,18 +114,23 @@ export class UserTokensService {
     return this.issue(client, row.grant_id, user, payload, { resources, proof: ctx.proof }, row.nonce ?? undefined);
   }
 
+  /**
+   * RFC 6749 §5.2: a refused refresh issues nothing and spends nothing. Every check that can
+   * refuse the request (DPoP key, grant, expiry, user, scope, resources) runs on the live token
+   * before it rotates, so a client that asked for too much keeps its token and is not later
+   * taken for a thief replaying a used one; the rotation itself then decides between concurrent
+   * uses, and the checks its own row can answer are repeated on that row.
+   */
   async refresh(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
     const token = form['refresh_token'];
     if (!token) throw OAuthError.invalidRequest('refresh_token is required');
     const now = this.clock.now();
     const tokenHash = this.hasher.lookupKey(token);
-    if (ctx.resources.length) {
-      // A resource outside the grant is refused before the token rotates, so the client keeps it.
-      const current = await this.grants.findRefreshToken(tokenHash);
-      if (current && current.client_id === client.clientId && current.rotated_at === null) {
-        this.resourceIndicators.narrow(ctx.resources, this.payloadOf(current).resources ?? []);
-      }
-    }
+    const current = await this.grants.findRefreshToken(tokenHash);
+    // Unknown, foreign and used tokens are told apart (and a reuse punished) by the rotation below.
+    const live = current && current.client_id === client.clientId && current.rotated_at === null ? current : undefined;
+    const checked = live ? await this.checkRefresh(live, form, ctx, now) : undefined;
+
     const result = await this.grants.rotateRefreshToken(tokenHash, client.clientId, now, ctx.proof?.jkt);
     if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('refresh token is invalid');
     if (result.status === 'wrong_key') throw OAuthError.invalidGrant('refresh token is bound to a DPoP key; send a proof of that key');
@@ -124,12 +139,22 @@ export class UserTokensService {
       throw OAuthError.invalidGrant('refresh token was already used; the token family is revoked');
     }
     const row = result.row;
-    if (row.grant_revoked_at) throw OAuthError.invalidGrant('refresh token is revoked');
-    if (row.expires_at <= now) throw OAuthError.invalidGrant('refresh token has expired');
+    this.checkRefreshRow(row, now);
+    // Rotation succeeds only on a live token of this client, which the checks above read.
+    if (!checked || row.id !== live?.id) throw OAuthError.invalidGrant('refresh token is invalid');
+    const { payload, user, scopes, resources } = checked;
+    return this.issue(client, row.grant_id, user, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+  }
+
+  /** What a live refresh token allows this request, or the error that refuses it (nothing is spent yet). */
+  private async checkRefresh(row: RefreshTokenRow, form: Form, ctx: TokenRequestContext, now: Date) {
+    if (row.dpop_jkt !== null && row.dpop_jkt !== ctx.proof?.jkt) {
+      throw OAuthError.invalidGrant('refresh token is bound to a DPoP key; send a proof of that key');
+    }
+    this.checkRefreshRow(row, now);
     const payload = this.payloadOf(row);
     const user = await this.users.findById(payload.userId);
     if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
-
     let scopes = payload.scopes;
     if (form['scope']) {
       const asked = form['scope'].split(' ').filter(Boolean);
@@ -138,7 +163,12 @@ export class UserTokensService {
       scopes = asked;
     }
     const resources = this.resourceIndicators.narrow(ctx.resources, payload.resources ?? []);
-    return this.issue(client, row.grant_id, user, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+    return { payload, user, scopes, resources };
+  }
+
+  private checkRefreshRow(row: RefreshTokenRow, now: Date): void {
+    if (row.grant_revoked_at) throw OAuthError.invalidGrant('refresh token is revoked');
+    if (row.expires_at <= now) throw OAuthError.invalidGrant('refresh token has expired');
   }
 
   private payloadOf(row: RefreshTokenRow): RefreshPayload {
