@@ -200,6 +200,25 @@ describe('iam: client-secret lifecycle and management API', () => {
       expect(failures).toBe(0);
     });
 
+    it('drops every secret, the previous one and its grace included, when a client turns public, so none revives later', async () => {
+      const web = (auth: Json) => ({ name: 'Flipper', type: 'web', scopes: ['openid'], auth: { redirect_uris: ['http://127.0.0.1:5000/cb'], ...auth } });
+      // Revocation answers 200 to an authenticated client whatever its grant types, 401 otherwise.
+      const authenticates = async (secret: string) => (await form('/oauth/revoke', { token: 'x' }, { authorization: basic('cli_flipper', secret) })).status === 200;
+      const s1 = (await api('PUT', '/applications/flipper/manifest', manager, web({ client_type: 'confidential' }))).body.data.client_secret as string;
+      const s2 = (await api('POST', '/applications/flipper/rotate-secret', manager)).body.data.client_secret as string;
+      expect([await authenticates(s1), await authenticates(s2)]).toEqual([true, true]);
+
+      expect((await api('PUT', '/applications/flipper/manifest', manager, web({ client_type: 'public' }))).status).toBe(200);
+      expect((await api('GET', '/applications/flipper/client', reader)).body.data).toMatchObject({ secret_status: 'public', grace_active: false, grace_until: null });
+      expect([await authenticates(s1), await authenticates(s2)]).toEqual([false, false]);
+
+      const back = await api('PUT', '/applications/flipper/manifest', manager, web({ client_type: 'confidential' }));
+      const s3 = back.body.data.client_secret as string;
+      expect(s3).toMatch(/^ics_/);
+      expect([await authenticates(s1), await authenticates(s2), await authenticates(s3)]).toEqual([false, false, true]);
+      expect((await api('GET', '/applications/flipper/client', reader)).body.data).toMatchObject({ secret_status: 'ok', grace_active: false });
+    });
+
     it('refuses to rotate public and private_key_jwt clients (422)', async () => {
       await api('PUT', '/applications/spa-app/manifest', manager, { name: 'SPA', type: 'spa', scopes: ['openid'], auth: { client_type: 'public', redirect_uris: ['http://127.0.0.1:5000/cb'] } });
       expect((await api('POST', '/applications/spa-app/rotate-secret', manager)).status).toBe(422);

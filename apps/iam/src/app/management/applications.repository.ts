@@ -87,13 +87,24 @@ export class ApplicationsInTransaction {
     );
   }
 
-  /** Updates an application's client from its manifest; an existing secret is kept unless `issued` replaces it. */
+  /**
+   * Updates an application's client from its manifest; an existing secret is kept unless `issued`
+   * replaces it. A client that no longer uses a shared secret (public, private_key_jwt) loses every
+   * secret it had: the current one, the previous one with its grace and any pending pickup, so a
+   * later switch back to a secret starts from the new one alone and never revives an old one.
+   * A newly issued secret has no predecessor either.
+   */
   async updateClient(clientId: string, fields: ManifestClientFields, issued: IssuedSecret): Promise<void> {
+    const shared = `($3 AND $4 <> 'private_key_jwt')`;
     await this.em.query(
       `UPDATE oauth_clients SET name = $2, is_confidential = $3, token_endpoint_auth_method = $4, redirect_uris = $5,
          grant_types = $6, scopes = $7, jwks = $8, auto_rotate = $9, rotate_interval_days = $10,
-         secret_hash = COALESCE($11, CASE WHEN $3 AND $4 <> 'private_key_jwt' THEN secret_hash END),
-         secret_rotated_at = COALESCE($12, secret_rotated_at), secret_expires_at = CASE WHEN $11::text IS NULL THEN secret_expires_at ELSE $13 END,
+         secret_hash = COALESCE($11, CASE WHEN ${shared} THEN secret_hash END),
+         previous_secret_hash = CASE WHEN ${shared} AND $11::text IS NULL THEN previous_secret_hash END,
+         previous_secret_grace_until = CASE WHEN ${shared} AND $11::text IS NULL THEN previous_secret_grace_until END,
+         secret_pending_encrypted = CASE WHEN ${shared} AND $11::text IS NULL THEN secret_pending_encrypted END,
+         secret_rotated_at = COALESCE($12, secret_rotated_at),
+         secret_expires_at = CASE WHEN $11::text IS NOT NULL THEN $13 WHEN ${shared} THEN secret_expires_at END,
          updated_at = now()
        WHERE client_id = $1`,
       [clientId, ...manifestValues(fields), issued?.hash ?? null, issued?.at ?? null, issued?.expires ?? null],
