@@ -80,4 +80,19 @@ describe('iam: edge hygiene', () => {
     expect(elsewhere.status).toBe(422);
     expect(JSON.parse(elsewhere.body)).toMatchObject({ code: 'validation_failed', errors: [{ field: 'header.idempotency-key', message: 'must be valid UTF-8' }] });
   });
+
+  it("names a problem's instance by its path alone, never echoing the query and the credentials it may carry", async () => {
+    const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJzZWNyZXQtdG9rZW4tbWFya2VyIn0.c2ln';
+    const unauthorized = await fetch(`${svc.url}/api/iam/v1/applications/x/client?access_token=${token}&b=1`);
+    expect(unauthorized.status).toBe(401);
+    const text = await unauthorized.text();
+    expect(text).not.toContain(token);
+    expect(JSON.parse(text)).toMatchObject({ status: 401, instance: '/api/iam/v1/applications/x/client' });
+    const notFound = await call('GET', '/api/iam/nowhere?client_secret=s3cr3t-value');
+    expect(notFound.status).toBe(404);
+    expect(notFound.body['instance']).toBe('/api/iam/nowhere');
+    const refused = await call('GET', '/.well-known/jwks.json?access_token=abc&x=%FF');
+    expect(refused.status).toBe(422);
+    expect(refused.body['instance']).toBe('/.well-known/jwks.json');
+  });
 });
