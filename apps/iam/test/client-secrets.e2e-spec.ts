@@ -91,6 +91,33 @@ describe('iam: client-secret lifecycle and management API', () => {
     expect((await api('GET', '/applications/shapeless/client', reader)).status).toBe(404);
   });
 
+  it('refuses a lone UTF-16 surrogate anywhere in the manifest with 422 naming the field, and takes a paired one', async () => {
+    const raw = async (text: string) => {
+      const r = await fetch(`${iam.url}/api/iam/v1/applications/surrogate/manifest`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${manager}`, 'idempotency-key': `surrogate-${++keyCounter}` },
+        body: text,
+      });
+      return { status: r.status, body: (await r.json()) as Json };
+    };
+    const manifest = (name: string, redirect = 'http://127.0.0.1:5000/cb') =>
+      `{"name":"${name}","type":"web","scopes":["openid"],"auth":{"client_type":"public","redirect_uris":["${redirect}"]}}`;
+    for (const [text, field] of [
+      [manifest('\\ud800'), 'body.name'],
+      [manifest('x\\udc00y'), 'body.name'],
+      [manifest('x\\ude00\\ud83d'), 'body.name'],
+      [manifest('x', 'http://127.0.0.1/\\ud800'), 'body.auth.redirect_uris.0'],
+    ]) {
+      const r = await raw(text);
+      expect({ text, status: r.status, errors: r.body['errors'] }).toEqual({ text, status: 422, errors: [{ field, message: expect.stringContaining('lone UTF-16 surrogate') }] });
+    }
+    expect((await api('GET', '/applications/surrogate/client', reader)).status).toBe(404);
+    const paired = await raw(manifest('Smile \\ud83d\\ude00'));
+    expect(paired.status).toBe(201);
+    const [row] = await iam.app.get(DataSource).query(`SELECT name FROM iam_applications WHERE key = 'surrogate'`);
+    expect(row.name).toBe('Smile \u{1F600}');
+  });
+
   it('takes for private_key_jwt only a JWKS of importable public ES256 keys, naming the problem (422) otherwise', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     const pub = { ...(await exportJWK(publicKey)), kid: 'k1' };

@@ -24,6 +24,8 @@ describe('iam: edge hygiene', () => {
     ['NUL in a form field (lean token route)', 'POST', '/oauth/token', 'grant_type=client_credentials&client_id=a%00b', FORM, 'body.client_id'],
     ['invalid UTF-8 in a form field (lean token route)', 'POST', '/oauth/token', 'grant_type=%FF', FORM, 'body.grant_type'],
     ['NUL in a JSON string (Nest token route)', 'POST', '/oauth/token', '{"grant_type":"a\\u0000"}', 'application/json', 'body.grant_type'],
+    ['a lone surrogate in a JSON string (Nest token route)', 'POST', '/oauth/token', '{"grant_type":"a\\ud800"}', 'application/json', 'body.grant_type'],
+    ['a lone surrogate in a nested JSON value', 'POST', '/oauth/revoke', '{"token":"x","extra":{"list":["ok","\\udc00"]}}', 'application/json', 'body.extra.list.1'],
     ['JSON nested 5,000 levels', 'POST', '/oauth/revoke', `{"token":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'application/json', 'body'],
     ['NUL in a query parameter', 'GET', '/oauth/authorize?client_id=demo%00&response_type=code', undefined, FORM, 'query.client_id'],
     ['invalid UTF-8 in a query parameter', 'GET', '/oauth/authorize?state=%C3', undefined, FORM, 'query.state'],
