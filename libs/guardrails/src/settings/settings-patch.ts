@@ -1,3 +1,4 @@
+import { isWellFormedText } from '../shared/text';
 import { isOverridableSetting, SETTING_VALIDATORS } from './allow-list';
 import { SettingKey, SettingsOverrides } from './setting-types';
 
@@ -7,6 +8,33 @@ export type SettingsPatchResult =
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Deeper than any setting nests (a pattern map is two levels); the edge refuses JSON past 64. */
+const MAX_TEXT_DEPTH = 64;
+
+/**
+ * Whether any string in a value, object keys included, holds an unpaired UTF-16 surrogate (what a
+ * JSON `\ud800` escape decodes to). Such text is not UTF-8: the store cannot hold it (Postgres
+ * refused it as a 503) and the screen would run a pattern nobody can read back. Too deep counts as
+ * ill-formed: no setting nests that far, so nothing valid is refused by it.
+ */
+function holdsIllFormedText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return !isWellFormedText(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_TEXT_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((item) => holdsIllFormedText(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => !isWellFormedText(key) || holdsIllFormedText(item, depth + 1));
+}
+
+/**
+ * One setting's value checked: first that every string in it (keys of a pattern map included) is
+ * UTF-8 text, for every key alike, then by the key's own validator. The single check both the PUT
+ * path and the re-validation of stored overrides use, so no setting can skip the text check.
+ */
+function validateSetting(key: SettingKey, raw: unknown): { ok: true; value: unknown } | { ok: false; errors: string[] } {
+  if (holdsIllFormedText(raw)) return { ok: false, errors: ['must be valid UTF-8 text'] };
+  return SETTING_VALIDATORS[key](raw);
+}
 
 /**
  * Validates a PUT /settings body `{ "settings": { "dotted.key": value } }`. Keys outside the
@@ -27,7 +55,7 @@ export function validateSettingsPatch(body: unknown): SettingsPatchResult {
       dropped.push(key);
       continue;
     }
-    const result = SETTING_VALIDATORS[key](raw);
+    const result = validateSetting(key, raw);
     if (result.ok) changes[key] = result.value;
     else errors[key] = result.errors;
   }
@@ -48,7 +76,7 @@ export function validStoredOverrides(stored: Record<string, unknown>): {
   const rejected: SettingKey[] = [];
   for (const [key, raw] of Object.entries(stored)) {
     if (!isOverridableSetting(key)) continue;
-    const result = SETTING_VALIDATORS[key](raw);
+    const result = validateSetting(key, raw);
     if (result.ok) overrides[key] = result.value;
     else rejected.push(key);
   }

@@ -2,7 +2,7 @@ import { INFRASTRUCTURE_SETTING_KEYS, SETTING_VALIDATORS, SETTINGS_ALLOW_LIST } 
 import { DEFAULT_SETTINGS } from './defaults';
 import { diffSettings, effectiveSettings, nestSettings, planSettingsUpdate } from './effective-settings';
 import { controlStates, postureOf } from './posture';
-import { validateSettingsPatch } from './settings-patch';
+import { validateSettingsPatch, validStoredOverrides } from './settings-patch';
 
 const patch = (settings: Record<string, unknown>) => validateSettingsPatch({ settings });
 const errorsOf = (r: ReturnType<typeof validateSettingsPatch>) => (r.ok ? {} : r.errors);
@@ -48,6 +48,20 @@ describe('setting validators', () => {
       expect(SETTING_VALIDATORS['input_screen.classifier_threshold'](raw)).toEqual({ ok: false, errors: ['must be a number from 0 to 1'] });
     },
   );
+
+  it('refuses a lone surrogate in any string of any value, pattern map keys included, in a body and in a stored row', () => {
+    const illFormed = {
+      'input_screen.patterns': { x: '/\ud800/' },
+      'input_screen.refusal_message': 'no \udc00',
+      'hitl.destructive_tools': ['refund', '\ud800'],
+      'retention.strategy': 'keep\ud800',
+    };
+    const utf8 = ['must be valid UTF-8 text'];
+    expect(errorsOf(patch(illFormed))).toEqual(Object.fromEntries(Object.keys(illFormed).map((k) => [k, utf8])));
+    expect(errorsOf(patch({ 'input_screen.patterns': { ['x\udc00']: '/x/' } }))).toEqual({ 'input_screen.patterns': utf8 });
+    expect(validStoredOverrides({ ...illFormed, 'retention.days': 7 })).toEqual({ overrides: { 'retention.days': 7 }, rejected: Object.keys(illFormed) });
+    expect(patch({ 'input_screen.patterns': { smile: '/\u{1F600}/u' } })).toMatchObject({ ok: true });
+  });
 
   it('validates the classifier keys in a PUT body like every other key', () => {
     expect(patch({ 'input_screen.classifier_enabled': 'false', 'input_screen.classifier_threshold': 0.7 })).toMatchObject({

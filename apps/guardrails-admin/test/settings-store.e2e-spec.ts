@@ -1,0 +1,80 @@
+import { RunningService, TestJwksIssuer, testRedisPrefix } from '@platform/testing';
+import { DataSource } from 'typeorm';
+import { startGuardrailsAdminWithIssuer } from './guardrails-test-env';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * PUT /settings against the real store: what a malformed value answers, what order a pattern map
+ * keeps, and which change records a save appends (alone and under concurrent saves).
+ */
+describe('guardrails settings store', () => {
+  let issuer: TestJwksIssuer;
+  let svc: RunningService;
+  let stop: () => Promise<void>;
+  let admin: string;
+  let dataSource: DataSource;
+
+  const call = async (method: string, path: string, options: { body?: unknown; raw?: string } = {}) => {
+    const r = await fetch(`${svc.url}/guardrails/api${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    return { status: r.status, body: JSON.parse(await r.text()) as Json };
+  };
+  const put = (settings: Record<string, unknown>) => call('PUT', '/settings', { body: { settings } });
+
+  /** The stored overrides and every change record, oldest first. */
+  const stored = async () => ({
+    overrides: (await dataSource.query('SELECT key, value::text AS value FROM guardrails_settings ORDER BY key')) as Json[],
+    changes: (await dataSource.query('SELECT key, old_value, new_value FROM guardrails_settings_changes ORDER BY id')) as Json[],
+  });
+
+  beforeAll(async () => {
+    ({ issuer, svc, stop } = await startGuardrailsAdminWithIssuer({
+      GUARDRAILS_API_ENABLED: 'true',
+      GUARDRAILS_SETTINGS_CHANNEL: `${testRedisPrefix('gr-settings')}:guardrails.SettingsChanged`,
+      GUARDRAILS_QUEUE_PREFIX: testRedisPrefix('gr-settings-queue'),
+    }));
+    admin = await issuer.mint({ scope: 'guardrails:admin', sub: 'admin-1' });
+    dataSource = await new DataSource({ type: 'postgres', url: svc.db!.url }).initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await stop?.();
+  });
+
+  beforeEach(async () => {
+    await dataSource.query('TRUNCATE guardrails_settings, guardrails_settings_changes RESTART IDENTITY');
+  });
+
+  describe('a lone UTF-16 surrogate in any string of a value', () => {
+    it.each([
+      ['a pattern', '{"settings":{"input_screen.patterns":{"x":"/\\ud800/"}}}', 'input_screen.patterns'],
+      ['a rule id', '{"settings":{"input_screen.patterns":{"x\\udc00":"/x/"}}}', 'input_screen.patterns'],
+      ['the refusal message', '{"settings":{"input_screen.refusal_message":"no \\ud800"}}', 'input_screen.refusal_message'],
+      ['a destructive tool', '{"settings":{"hitl.destructive_tools":["refund","\\udbff"]}}', 'hitl.destructive_tools'],
+      ['an owner key', '{"settings":{"tool_firewall.owner_keys":["user_id\\ud83d"]}}', 'tool_firewall.owner_keys'],
+      ['an enum', '{"settings":{"retention.strategy":"purge\\ud800"}}', 'retention.strategy'],
+      ['a number as a string', '{"settings":{"retention.days":"7\\udc00"}}', 'retention.days'],
+    ])('in %s refuses the whole request 422 as not UTF-8 text and stores nothing', async (_name, raw, key) => {
+      const before = await stored();
+      const r = await call('PUT', '/settings', { raw: raw.replace('{"settings":{', '{"settings":{"modes.hitl":"monitor",') });
+      expect(r.status).toBe(422);
+      expect(r.body).toEqual({
+        schema_version: 'guardrails.api.v1',
+        schema: 'guardrails.api.v1.settings',
+        data: { error: 'validation_failed', message: 'some settings are invalid; nothing was stored', errors: { [`settings.${key}`]: ['must be valid UTF-8 text'] } },
+      });
+      expect(await stored()).toEqual(before);
+    });
+
+    it('still accepts a surrogate pair (an astral character) in a pattern', async () => {
+      const r = await put({ 'input_screen.patterns': { emoji: '/\u{1F600}/u' } });
+      expect(r.status).toBe(200);
+      expect(r.body.data.settings.input_screen.patterns).toEqual({ emoji: '/\u{1F600}/u' });
+    });
+  });
+});
