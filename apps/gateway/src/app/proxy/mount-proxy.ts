@@ -8,6 +8,7 @@ import { EdgePolicy, parseCorsOrigins } from '../edge/edge-policy';
 import { expectsContinue } from './forward-headers';
 import { sendProblem, writeRawProblem } from './problem';
 import { ProxyService } from './proxy.service';
+import { framingRefusal } from './request-framing';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -37,6 +38,14 @@ export function mountProxy(app: INestApplication): void {
   const answering = new WeakMap<Socket, ServerResponse>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     answering.set(req.socket, res);
+    const refusal = framingRefusal(req);
+    if (refusal) {
+      // The request is not one the gateway can route or forward safely: answered here, and the
+      // connection closed (what follows on it cannot be trusted to be framed as its sender meant).
+      edge.applyDefaults(req, res);
+      sendProblem(res, refusal.status, refusal.code, refusal.detail, requestIdFor(req, res), { connection: 'close' });
+      return;
+    }
     if (edge.preflight(req, res)) return;
     edge.applyDefaults(req, res);
     if (proxy.handle(req, res)) return;

@@ -1,0 +1,88 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { RunningService, startServiceForTest } from '@platform/testing';
+import { mountProxy } from '../src/app/proxy/mount-proxy';
+
+/** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
+const HANG_GUARD_MS = 10_000;
+
+/** An upstream that records what reaches it and echoes the body's size. */
+async function startUpstream(): Promise<{ server: Server; url: string; seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> }> {
+  const seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('latin1');
+      seen.push({ url: req.url!, headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes: body.length }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('gateway: request framing HTTP/1.1 forbids', () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let gateway: RunningService;
+  let port: number;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    gateway = await startServiceForTest({
+      service: 'gateway',
+      loadAppModule: async () => (await import('../src/app.module')).AppModule,
+      httpOptions: { configure: mountProxy },
+      env: { UPSTREAM_IAM_URL: upstream.url, UPSTREAM_KB_URL: upstream.url, UPSTREAM_GUARDRAILS_URL: upstream.url, UPSTREAM_EVIDENCE_URL: upstream.url },
+    });
+    port = Number(new URL(gateway.url).port);
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  });
+
+  /** Raw bytes on a fresh connection; resolves with everything the gateway sent before it closed. */
+  function raw(bytes: string): Promise<string> {
+    let timer: NodeJS.Timeout;
+    const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('hung: raw request')), HANG_GUARD_MS)));
+    const exchange = new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? undefined : reject(e)));
+      socket.write(bytes);
+    });
+    return Promise.race([exchange, guard]).finally(() => clearTimeout(timer));
+  }
+
+  /** The status and problem document of a raw answer. */
+  function parse(text: string): { status: number; head: string; body: { status?: number; code?: string } } {
+    const split = text.indexOf('\r\n\r\n');
+    const head = text.slice(0, split);
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head: head.toLowerCase(), body: JSON.parse(text.slice(split + 4)) as { status?: number; code?: string } };
+  }
+
+  it('answers 400 to a request with two Host headers, proxied or local, and forwards nothing', async () => {
+    const before = upstream.seen.length;
+    for (const request of [
+      'GET /api/kb/x HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n',
+      'POST /oauth/token HTTP/1.1\r\nHost: a.example\r\nContent-Length: 2\r\nhost: a.example\r\n\r\n{}',
+      'GET /health/live HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n',
+      'GET /api/kb/x HTTP/1.1\r\nHost: a b\r\n\r\n',
+    ]) {
+      const answer = parse(await raw(request));
+      expect([request, answer.status]).toEqual([request, 400]);
+      expect(answer.body).toMatchObject({ status: 400, code: 'bad_request' });
+      expect(answer.head).toContain('content-type: application/problem+json');
+      expect(answer.head).toContain('connection: close');
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+    }
+    expect(upstream.seen.length).toBe(before);
+    // One Host is still served.
+    expect(await raw('GET /api/kb/x HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
