@@ -276,6 +276,15 @@ chat-markup rules (Dutch; dismissals without "ignore"; "in developer mode you…
 formats). None of it names a probe; each family is pinned by attacks and benign look-alikes in
 \`libs/guardrails/src/screen/default-rules.spec.ts\`.
 
+Encoded readings (2026-11-27). The screen also reads a prompt with simple encodings undone
+(\`libs/guardrails/src/screen/encoded-readings.ts\`): leetspeak and words cut into syllables, in the
+lines that have at least two such words; hex and Morse runs that decode to text; and a short prompt
+through ROT13 or reversed when it names that transform. The rules are unchanged and match these
+readings as they match the prompt. The obfuscation misses of \`probes-a\` were read before writing
+them: its obfuscation family went from 16/29 to 24/29. \`probes-b\`'s misses were not read: its
+obfuscation family went from 16/33 to 26/33 and the set from 40.5% (123/304) to 43.8% (133/304)
+detection. False positives did not change on any set.
+
 | set | configuration | detection | false positives |
 |---|---|---|---|
 ${probeRows.map((r) => `| ${r.set} | ${r.configuration} | ${cell(r.detection)} | ${cell(r.falsePositives)} |`).join('\n')}

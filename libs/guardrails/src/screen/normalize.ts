@@ -1,4 +1,5 @@
 import { findBase64Blobs } from './base64-blobs';
+import { encodedReadings } from './encoded-readings';
 import { foldAsciiConfusables, foldConfusables } from './confusables';
 import { invisiblesAsSpaces, joinLetterSpacedWords } from './separator-variants';
 import { wellFormed } from './well-formed';
@@ -14,7 +15,8 @@ export interface NormalizationSettings {
 
 /**
  * The text the rules run on. `base` is the normalized prompt; other readings of it (invisible
- * separators as spaces, letter-spaced words joined) and decoded base64 blobs (themselves
+ * separators as spaces, letter-spaced words joined, simple encodings undone: encoded-readings.ts)
+ * and decoded base64 blobs (themselves
  * normalized) follow it, one per line, in `text`. Spans at or past `base.length` fall in those.
  */
 export interface NormalizedPrompt {
@@ -98,5 +100,6 @@ function readingsOf(base: string, composed: string, s: NormalizationSettings, pl
     const joined = joinLetterSpacedWords(reading);
     if (joined !== null) readings.push(joined);
   }
+  readings.push(...encodedReadings(base));
   return [...new Set(readings)].filter((r) => r !== base);
 }
