@@ -71,6 +71,9 @@ describe('kb-api ingest, worker and grounded chat', () => {
           { source_path: 'a.pdf', mime_type: 'application/pdf', content: 'not base64!!' },
           { source_path: 'b.bin', mime_type: 'application/x-unknown', content: 'x' },
           { source_path: 'ok.md', content: 'duplicate' },
+          // A project's originals live in a folder named by its key: ".." would be the tenants' folder.
+          { project_key: '..', source_path: 'beta/default/secret.md', content: 'x' },
+          { project_key: ' . ', source_path: 'default/x.md', content: 'x' },
         ],
       },
     });
@@ -80,7 +83,10 @@ describe('kb-api ingest, worker and grounded chat', () => {
       'documents.2.content',
       'documents.3.mime_type',
       'documents.4.source_path',
+      'documents.5.project_key',
+      'documents.6.project_key',
     ]);
+    expect(bad.body.errors['documents.5.project_key']).toEqual(['The project key must not be "." or "..".']);
     // Field limits are checked first, with the same shape.
     const long = await client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ source_path: 'p'.repeat(501), content: 'x' }, { source_path: 'q.md', title: 't'.repeat(256), content: 'x' }] } });
     expect(long.status).toBe(422);
@@ -125,6 +131,27 @@ describe('kb-api ingest, worker and grounded chat', () => {
     await new Promise((r) => setTimeout(r, 300));
     const [after] = await db.query(`SELECT id, indexed_at, status FROM kb_documents WHERE slug = 'token-lifetimes'`);
     expect(after).toEqual({ ...before, status: 'indexed' });
+  });
+
+  it('fails a document whose path the storage cannot hold with a reason in its own terms, keeping the others', async () => {
+    const first = await client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ project_key: 'paths', source_path: 'col/a.md', content: '# A' }] } });
+    expect(first.status).toBe(202);
+    const r = await client().call('POST', '/api/kb/ingest', {
+      token,
+      body: {
+        documents: [
+          { project_key: 'paths', source_path: 'col/a.md/b.md', content: '# B' },
+          { project_key: 'paths', source_path: 'é'.repeat(240), content: '# C' },
+          { project_key: 'paths', source_path: 'col/fine.md', content: '# Fine' },
+        ],
+      },
+    });
+    expect(r.status).toBe(207);
+    expect(r.body.documents.map((d: { status: string; error?: string }) => [d.status, d.error])).toEqual([
+      ['failed', "could not store the document: its source path collides with another document's: one path cannot name both a document and a folder of documents."],
+      ['failed', 'could not store the document: a segment of its source path is too long for the document storage.'],
+      ['queued', undefined],
+    ]);
   });
 
   it('replaces a document with its new version', async () => {

@@ -23,7 +23,19 @@ export abstract class DocumentStorage {
    * every driver, so the keys stored on documents stay valid when the driver changes.
    */
   keyOf(tenantId: string, projectKey: string, sourcePath: string): string {
-    return [tenantId, encodeURIComponent(projectKey), sourcePath].join('/');
+    // encodeURIComponent leaves "." and ".." as they are; escaped, they can never name a parent folder.
+    const project = encodeURIComponent(projectKey).replace(/^\.{1,2}$/, (dots) => dots.replace(/\./g, '%2E'));
+    return [tenantId, project, sourcePath].join('/');
+  }
+
+  /**
+   * The key's segments, refused when one is empty, "." or "..": keyOf never makes such a key, and
+   * every driver would resolve one into another key (another project's or tenant's original).
+   */
+  protected static segmentsOf(key: string): string[] {
+    const segments = key.split('/');
+    if (segments.length < 3 || segments.some((s) => s === '' || s === '.' || s === '..')) throw new Error('storage key is not a valid document key');
+    return segments;
   }
 
   abstract write(key: string, data: Buffer): Promise<void>;
@@ -43,7 +55,7 @@ export class LocalDocumentStorage extends DocumentStorage {
   }
 
   private fileOf(key: string): string {
-    const file = path.resolve(this.root, key);
+    const file = path.resolve(this.root, ...DocumentStorage.segmentsOf(key));
     if (!file.startsWith(path.resolve(this.root) + path.sep)) throw new Error('storage key escapes the storage root');
     return file;
   }
@@ -61,8 +73,14 @@ export class LocalDocumentStorage extends DocumentStorage {
     }
   }
 
-  read(key: string): Promise<Buffer> {
-    return readFile(this.fileOf(key));
+  async read(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.fileOf(key));
+    } catch (e) {
+      // The same error as every driver's, naming the key rather than this machine's folders.
+      if ((e as { code?: unknown }).code === 'ENOENT') throw new DocumentMissingError(key);
+      throw e;
+    }
   }
 
   async remove(key: string): Promise<void> {

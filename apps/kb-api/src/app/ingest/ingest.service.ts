@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { createHash } from 'node:crypto';
 import { JOBS, QUEUES } from '@platform/contracts';
@@ -9,6 +9,7 @@ import { KbValidationError } from '../errors/kb-errors';
 import { KbConfig } from '../../config/kb-config';
 import { isBinary, sourceTypeOf } from './convert';
 import { DocumentStorage } from './document-storage';
+import { S3RequestError } from './s3-document-storage';
 import { DocumentsRepository } from './documents.repository';
 import { IngestDocumentDto } from './dto/ingest.dto';
 import { normalizeSourcePath, slugOf } from './source-path';
@@ -36,6 +37,7 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
  */
 @Injectable()
 export class IngestService {
+  private readonly logger = new Logger(IngestService.name);
   private readonly defaultProject: string;
 
   constructor(
@@ -69,6 +71,8 @@ export class IngestService {
       }
       const projectKey = (item.project_key ?? this.defaultProject).trim();
       if (!projectKey) at('project_key', 'The project key must not be empty.');
+      // A project's originals live in a folder named by its key: "." and ".." would name another one.
+      else if (projectKey === '.' || projectKey === '..') at('project_key', 'The project key must not be "." or "..".');
       return { item, sourcePath, mimeType, type, bytes, projectKey };
     });
     const seen = new Set<string>();
@@ -107,11 +111,27 @@ export class IngestService {
         entry.document_id = Number(documentId);
       } catch (e) {
         entry.status = 'failed';
-        entry.error = `could not store the document: ${(e as Error).message}`;
+        entry.error = `could not store the document: ${this.whyNotStored(e, tenantId, p.projectKey, p.sourcePath!)}`;
       }
       entries.push(entry);
     }
     const failed = entries.filter((e) => e.status === 'failed').length;
     return { queued: entries.length - failed, failed, documents: entries };
+  }
+
+  /**
+   * Why a document was not stored, in words for the caller. The object store's errors name only the
+   * method, status and code, so they are passed on; a file system's name this machine's folders, so
+   * the common ones are said in the caller's terms and the rest only logged.
+   */
+  private whyNotStored(e: unknown, tenantId: string, projectKey: string, sourcePath: string): string {
+    if (e instanceof S3RequestError) return e.message;
+    this.logger.warn(`document ${projectKey}/${sourcePath} of tenant ${tenantId} was not stored: ${(e as Error).message}`);
+    const code = (e as { code?: unknown } | null)?.code;
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') {
+      return 'its source path collides with another document\'s: one path cannot name both a document and a folder of documents.';
+    }
+    if (code === 'ENAMETOOLONG') return 'a segment of its source path is too long for the document storage.';
+    return 'the document storage failed. Try again later.';
   }
 }

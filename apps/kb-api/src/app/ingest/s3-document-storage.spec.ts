@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { loadEnv } from '@platform/config';
@@ -219,10 +222,37 @@ describe('S3DocumentStorage against an S3-compatible server that checks every si
 
   it('refuses keys and prefixes that a URL would resolve to another object', async () => {
     await expect(storage().read('acme/../other/secret.md')).rejects.toThrow(
-      'storage key is not a valid object key',
+      'storage key is not a valid document key',
     );
     expect(() => storage({ prefix: 'kb/../x' })).toThrow(/prefix/);
     expect(() => storage({ endpoint: 'ftp://example.com' })).toThrow(/http/);
+  });
+});
+
+describe('document keys on every driver', () => {
+  it('escapes a project key of dots, so it names a folder of its own', () => {
+    const local = new LocalDocumentStorage('/kb');
+    expect(local.keyOf('acme', '..', 'beta/default/secret.md')).toBe('acme/%2E%2E/beta/default/secret.md');
+    expect(local.keyOf('acme', '.', 'a.md')).toBe('acme/%2E/a.md');
+    expect(local.keyOf('acme', '...', 'a.md')).toBe('acme/.../a.md');
+    expect(local.keyOf('acme', 'a/b', 'c.md')).toBe('acme/a%2Fb/c.md');
+  });
+
+  it('refuses, on the local driver too, a key with an empty, "." or ".." segment (another tenant or project)', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kb-keys-'));
+    const local = new LocalDocumentStorage(root);
+    await local.write('beta/default/secret.md', Buffer.from('beta'));
+    for (const key of ['acme/../beta/default/secret.md', 'acme/./default/x.md', 'acme//x.md', 'acme/x.md', '../x/y.md']) {
+      await expect(local.read(key)).rejects.toThrow('storage key is not a valid document key');
+      await expect(local.write(key, Buffer.from('acme'))).rejects.toThrow('storage key is not a valid document key');
+      await expect(local.remove(key)).rejects.toThrow('storage key is not a valid document key');
+    }
+    expect((await local.read('beta/default/secret.md')).toString()).toBe('beta');
+  });
+
+  it('reports a missing local original by its key, not by a path of the machine', async () => {
+    const failure = await new LocalDocumentStorage('/nonexistent-kb-root').read('acme/p/gone.md').catch((e: unknown) => e);
+    expect((failure as Error).message).toBe('ENOENT: no stored original for acme/p/gone.md');
   });
 });
 

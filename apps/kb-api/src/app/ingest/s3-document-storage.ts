@@ -33,7 +33,7 @@ const encodeSegment = (segment: string) =>
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
 
-/** Dot segments would be resolved away by the URL and address another object; empty ones are never produced by keyOf. */
+/** Dot segments would be resolved away by the URL and address another object (keys are checked by DocumentStorage.segmentsOf). */
 const badSegment = (segment: string) => segment === '' || segment === '.' || segment === '..';
 
 /**
@@ -73,8 +73,7 @@ export class S3DocumentStorage extends DocumentStorage {
   }
 
   private urlOf(key: string): URL {
-    const segments = key.split('/');
-    if (segments.some(badSegment)) throw new Error('storage key is not a valid object key');
+    const segments = DocumentStorage.segmentsOf(key);
     const url = new URL(this.endpoint);
     const base = url.pathname.replace(/\/+$/, '');
     const objectPath = [...this.prefix, ...segments].map(encodeSegment).join('/');
