@@ -216,6 +216,9 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     expect(bySlug.document).not.toHaveProperty('chunks');
     const decisions = parse(await client.callTool({ name: 'kb-documents-by-type', arguments: { type: 'decision', project_key: 'platform' } }));
     expect(decisions.documents.map((d: { slug: string }) => d.slug)).toEqual(['use-jwks']);
+    // Timestamps arrive as ISO strings (the output guard once walked a Date into {}).
+    const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(decisions.documents[0]).toMatchObject({ updated_at: iso, indexed_at: iso });
     const drafts = parse(await client.callTool({ name: 'kb-documents-by-type', arguments: { type: 'decision', project_key: 'platform', status_filter: 'draft' } }));
     expect(drafts.documents).toEqual([]);
     const recent = parse(await client.callTool({ name: 'kb-recent-changes', arguments: { limit: 3 } }));

@@ -145,7 +145,8 @@ export function handleOutputFields<T>(value: T, fields: ReadonlySet<string>, s: 
   };
   const walk = (v: unknown, inField: boolean, depth: number): unknown => {
     if (typeof v === 'string') return inField ? handle(v) : v;
-    if (depth > 64 || v === null || typeof v !== 'object') return v;
+    // A timestamp is no text, and walking its (no) own properties would answer `{}` in its place.
+    if (depth > 64 || v === null || typeof v !== 'object' || v instanceof Date) return v;
     if (Array.isArray(v)) return v.map((x) => walk(x, inField, depth + 1));
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, inField || fields.has(k), depth + 1)]));
   };

@@ -160,6 +160,12 @@ describe('output handler', () => {
     expect(handleOutputFields(answer, fields, settings({ mode: 'off' }))).toMatchObject({ handled: false, value: answer });
   });
 
+  it('keeps timestamps as they are, in and outside the named fields (a walk would turn a Date into {})', () => {
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    const r = handleOutputFields({ updated_at: at, metadata: { reviewed: at }, title: 'x' }, new Set(['title', 'metadata']), settings());
+    expect(JSON.parse(JSON.stringify(r.value))).toEqual({ updated_at: at.toISOString(), metadata: { reviewed: at.toISOString() }, title: 'x' });
+  });
+
   it('adds and totals counts', () => {
     const a = { ...emptyOutputCounts(), html_stripped: 1, pii_redaction: 2, pii: { by_detector: { email: 2 } } };
     const b = { ...emptyOutputCounts(), pii_redaction: 1, pii: { by_detector: { email: 1 } }, structured_validation_failure: 1 };
