@@ -4,6 +4,8 @@ import { startGuardrailsAdminWithIssuer } from './guardrails-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * PUT /settings against the real store: what a malformed value answers, what order a pattern map
  * keeps, and which change records a save appends (alone and under concurrent saves).
@@ -75,6 +77,42 @@ describe('guardrails settings store', () => {
       const r = await put({ 'input_screen.patterns': { emoji: '/\u{1F600}/u' } });
       expect(r.status).toBe(200);
       expect(r.body.data.settings.input_screen.patterns).toEqual({ emoji: '/\u{1F600}/u' });
+    });
+  });
+
+  describe('a pattern map', () => {
+    // Sent in an order jsonb would not keep (it sorts shorter keys first): "a" would run first.
+    const patterns = { zz_first: '/alpha/', mid_rule: '/beta/', a: '/gamma/' };
+    const sent = Object.entries(patterns);
+
+    it('keeps the order sent: in the answer, in GET, in the store, in the change log and in which rule reports first', async () => {
+      const r = await put({ 'input_screen.patterns': patterns });
+      expect(r.status).toBe(200);
+      expect(Object.entries(r.body.data.settings.input_screen.patterns)).toEqual(sent);
+      expect(Object.entries((await call('GET', '/settings')).body.data.settings.input_screen.patterns)).toEqual(sent);
+      expect((await stored()).overrides).toEqual([{ key: 'input_screen.patterns', value: JSON.stringify(patterns) }]);
+      const [change] = (await call('GET', '/settings/changes?limit=1')).body.data.changes;
+      expect(Object.entries(change.new_value)).toEqual(sent);
+
+      // This host applies the answer at once and then reloads from the store on its own
+      // SettingsChanged: the first matching rule in the order sent must report before and after.
+      const version = (await call('GET', '/overview')).body.data.ruleset_version;
+      for (let i = 0; i < 8; i++) {
+        const screened = await call('POST', '/try/screen', { body: { prompt: 'gamma beta alpha' } });
+        expect(screened.body.data).toMatchObject({ blocked: true, rule_id: 'zz_first' });
+        await sleep(150);
+      }
+      expect((await call('GET', '/overview')).body.data.ruleset_version).toBe(version);
+    });
+
+    it('refuses a whole-number rule id (an object would list it first) 422 and stores nothing', async () => {
+      const r = await call('PUT', '/settings', { raw: '{"settings":{"input_screen.patterns":{"b":"/b/","7":"/seven/"}}}' });
+      expect(r.status).toBe(422);
+      expect(r.body.data.errors).toEqual({
+        'settings.input_screen.patterns': ['rule id "7" must not be a whole number: the rules would not run in the order sent'],
+      });
+      expect(await stored()).toEqual({ overrides: [], changes: [] });
+      expect((await put({ 'input_screen.patterns': { rule_7: '/seven/', '007': '/bond/' } })).status).toBe(200);
     });
   });
 });

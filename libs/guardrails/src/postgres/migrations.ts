@@ -179,9 +179,38 @@ export class GuardrailsTenantAttribution1763930000000 implements MigrationInterf
   }
 }
 
+/**
+ * Settings values keep the order they were sent in. jsonb stores an object with its keys re-sorted
+ * (shorter first, then bytewise), and in a pattern map key order is the rule order: the first
+ * matching rule in config order reports, and the ruleset version hashes the order. So every save of
+ * `input_screen.patterns` silently reordered the rules. `json` keeps the text as written. Existing
+ * rows convert as they are (their original order was already lost when jsonb stored them).
+ * Nothing queries inside these values, so no jsonb operator or index is given up.
+ */
+export class GuardrailsSettingsKeepOrder1763945000000 implements MigrationInterface {
+  name = 'GuardrailsSettingsKeepOrder1763945000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE guardrails_settings ALTER COLUMN value TYPE json USING value::json');
+    await q.query(`
+      ALTER TABLE guardrails_settings_changes
+        ALTER COLUMN old_value TYPE json USING old_value::json,
+        ALTER COLUMN new_value TYPE json USING new_value::json`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`
+      ALTER TABLE guardrails_settings_changes
+        ALTER COLUMN old_value TYPE jsonb USING old_value::jsonb,
+        ALTER COLUMN new_value TYPE jsonb USING new_value::jsonb`);
+    await q.query('ALTER TABLE guardrails_settings ALTER COLUMN value TYPE jsonb USING value::jsonb');
+  }
+}
+
 export const GUARDRAILS_MIGRATIONS = [
   GuardrailsStores1763900000000,
   GuardrailsAuditHourly1763910000000,
   GuardrailsAuditPromptSearch1763920000000,
   GuardrailsTenantAttribution1763930000000,
+  GuardrailsSettingsKeepOrder1763945000000,
 ];

@@ -13,7 +13,11 @@ interface ChangeRow {
   occurred_at: Date;
 }
 
-/** Overrides (one row per key) and the append-only change log, written in one transaction. */
+/**
+ * Overrides (one row per key) and the append-only change log, written in one transaction. Values are
+ * `json`, not jsonb (see GuardrailsSettingsKeepOrder): a pattern map reads back in the order it was
+ * saved, which is the order its rules run in.
+ */
 export class PgSettingsStore implements SettingsStore {
   readonly writable = true;
 

@@ -216,6 +216,17 @@ describe.each(backends)('%s stores', (_name, make) => {
     ]);
   });
 
+  it('loads a pattern map, and its change record, in the order it was saved (the order its rules run in)', async () => {
+    const service = new GuardrailsSettingsService(s.settings, DEFAULT_SETTINGS);
+    const patterns = { zz_first: '/z/', mid_rule: '/m/', a: '/a/' };
+    expect(await service.update({ settings: { 'input_screen.patterns': patterns } }, 'admin-1')).toMatchObject({ ok: true });
+    const loaded = (await s.settings.loadOverrides())['input_screen.patterns'] as Record<string, string>;
+    expect(Object.entries(loaded)).toEqual(Object.entries(patterns));
+    expect(Object.keys((await service.effective())['input_screen.patterns'])).toEqual(Object.keys(patterns));
+    const [change] = (await service.listChanges({ limit: 1 })).entries;
+    expect(Object.keys(change.new_value as object)).toEqual(Object.keys(patterns));
+  });
+
   it('decides an approval exactly once under concurrent decisions and refuses expired ones', async () => {
     const now = at('2026-03-01T10:00:00Z');
     const { record, token } = newApproval({ tool: 'refund', arguments: { order: 'A1' }, principalId: 7, now, ttlMinutes: 30 });

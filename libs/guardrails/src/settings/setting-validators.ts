@@ -72,6 +72,19 @@ const RULE_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
 /** Ids the screen itself reports, or that would collide with object internals. */
 const RESERVED_RULE_IDS = new Set(['too_long', '__proto__', 'constructor', 'prototype']);
 
+/** Largest array index + 1: JS enumerates keys that are array indices first, in numeric order. */
+const MAX_INDEX_KEY = 2 ** 32 - 1;
+
+/**
+ * Rule ids a pattern map cannot keep in the order sent. An object lists keys that are array indices
+ * ("0", "7", "42") first and in numeric order whatever their place in the JSON, so with such an id the
+ * rule order (the first matching rule reports) would not be the order the admin sent. Checked on a
+ * PUT only: a map stored before this check keeps running as it always has.
+ */
+export function reorderedRuleIds(patterns: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(patterns).filter((id) => /^(?:0|[1-9][0-9]{0,9})$/.test(id) && Number(id) < MAX_INDEX_KEY);
+}
+
 /**
  * rule_id -> fully delimited pattern. Every pattern is compiled; one bad pattern refuses the whole
  * map (each problem named by rule). `{}` is accepted and clears all rules.

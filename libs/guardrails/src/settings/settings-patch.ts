@@ -1,5 +1,6 @@
 import { isWellFormedText } from '../shared/text';
 import { isOverridableSetting, SETTING_VALIDATORS } from './allow-list';
+import { reorderedRuleIds } from './setting-validators';
 import { SettingKey, SettingsOverrides } from './setting-types';
 
 export type SettingsPatchResult =
@@ -37,6 +38,18 @@ function validateSetting(key: SettingKey, raw: unknown): { ok: true; value: unkn
 }
 
 /**
+ * What a PUT may not newly store though a stored row with it stays valid: rule ids the map cannot
+ * keep in the order sent (see reorderedRuleIds). Refusing them on load would swap a running rule
+ * set for the defaults on upgrade.
+ */
+function newValueErrors(key: SettingKey, value: unknown): string[] {
+  if (key !== 'input_screen.patterns') return [];
+  return reorderedRuleIds(value as Record<string, string>).map(
+    (id) => `rule id "${id}" must not be a whole number: the rules would not run in the order sent`,
+  );
+}
+
+/**
  * Validates a PUT /settings body `{ "settings": { "dotted.key": value } }`. Keys outside the
  * allow-list (infrastructure keys included) are dropped and listed in `dropped`; values are coerced
  * ("1" -> true). Any invalid value refuses the whole body, with every error keyed by its setting, so
@@ -56,8 +69,9 @@ export function validateSettingsPatch(body: unknown): SettingsPatchResult {
       continue;
     }
     const result = validateSetting(key, raw);
-    if (result.ok) changes[key] = result.value;
-    else errors[key] = result.errors;
+    const refused = result.ok ? newValueErrors(key, result.value) : result.errors;
+    if (refused.length) errors[key] = refused;
+    else if (result.ok) changes[key] = result.value;
   }
   return Object.keys(errors).length
     ? { ok: false, errors }

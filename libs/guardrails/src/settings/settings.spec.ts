@@ -63,6 +63,17 @@ describe('setting validators', () => {
     expect(patch({ 'input_screen.patterns': { smile: '/\u{1F600}/u' } })).toMatchObject({ ok: true });
   });
 
+  it('refuses, in a PUT only, whole-number rule ids, which an object would list first whatever the order sent', () => {
+    expect(errorsOf(patch({ 'input_screen.patterns': JSON.parse('{"b":"/b/","7":"/7/","0":"/0/"}') }))).toEqual({
+      'input_screen.patterns': [
+        'rule id "0" must not be a whole number: the rules would not run in the order sent',
+        'rule id "7" must not be a whole number: the rules would not run in the order sent',
+      ],
+    });
+    expect(patch({ 'input_screen.patterns': { b: '/b/', '007': '/7/', '4294967295': '/x/', 'r-1': '/1/' } })).toMatchObject({ ok: true });
+    expect(validStoredOverrides({ 'input_screen.patterns': { '7': '/7/' } })).toEqual({ overrides: { 'input_screen.patterns': { '7': '/7/' } }, rejected: [] });
+  });
+
   it('validates the classifier keys in a PUT body like every other key', () => {
     expect(patch({ 'input_screen.classifier_enabled': 'false', 'input_screen.classifier_threshold': 0.7 })).toMatchObject({
       ok: true,
