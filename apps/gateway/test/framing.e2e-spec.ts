@@ -85,4 +85,31 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
     // One Host is still served.
     expect(await raw('GET /api/kb/x HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
   });
+
+  it('answers 501 to a transfer coding other than chunked alone, and forwards nothing', async () => {
+    const before = upstream.seen.length;
+    // The body is "hello" gzipped and then chunked: forwarded as plain, the upstream would take the gzip bytes for the body.
+    const gzipped = Buffer.from('1f8b0800000000000003cb48cdc9c9070086a6103605000000', 'hex').toString('latin1');
+    const chunk = `${gzipped.length.toString(16)}\r\n${gzipped}\r\n0\r\n\r\n`;
+    for (const request of [
+      `POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunk}`,
+      `POST /oauth/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`,
+      `POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: deflate, chunked\r\nExpect: 100-continue\r\n\r\n`,
+    ]) {
+      const answer = parse(await raw(request));
+      expect([request, answer.status]).toEqual([request, 501]);
+      expect(answer.body).toMatchObject({ status: 501, code: 'not_implemented' });
+      expect(answer.head).toContain('content-type: application/problem+json');
+      expect(answer.head).toContain('connection: close');
+      // A client waiting for 100 is never told to send the body.
+      expect(answer.head).not.toContain('100 continue');
+    }
+    const twice = parse(await raw('POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'));
+    expect(twice.status).toBe(400);
+    expect(upstream.seen.length).toBe(before);
+    // Chunked alone is still served, its body arriving whole.
+    const plain = await raw('POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n');
+    expect(plain).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)?.body).toBe('hello');
+  });
 });

@@ -1,9 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { framingRefusal } from './request-framing';
 
-/** A request as Node parsed it: its header lines in order, name then value. */
+/** A request as Node parsed it: its header lines in order, name then value, and repeated fields joined. */
 function request(rawHeaders: string[]): IncomingMessage {
-  return { rawHeaders } as unknown as IncomingMessage;
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    headers[name] = name in headers ? `${headers[name]}, ${rawHeaders[i + 1]}` : rawHeaders[i + 1];
+  }
+  return { rawHeaders, headers } as unknown as IncomingMessage;
 }
 
 describe('request framing', () => {
@@ -26,6 +31,30 @@ describe('request framing', () => {
   it('refuses a Host whose value is not a host with 400', () => {
     for (const host of ['a b', 'a.example/path', 'user@a.example', 'a.example:80x', '[::1', 'a%zz']) {
       expect([host, framingRefusal(request(['Host', host]))?.status]).toEqual([host, 400]);
+    }
+  });
+
+  it('accepts chunked alone as the transfer coding, in any case', () => {
+    expect(framingRefusal(request(['Host', 'a', 'Transfer-Encoding', 'chunked']))).toBeUndefined();
+    expect(framingRefusal(request(['Host', 'a', 'Transfer-Encoding', ' Chunked ']))).toBeUndefined();
+  });
+
+  it('refuses any other transfer coding with 501 (RFC 9112 §6.1), in one field line or several', () => {
+    for (const lines of [
+      ['Transfer-Encoding', 'gzip, chunked'],
+      ['Transfer-Encoding', 'gzip', 'Transfer-Encoding', 'chunked'],
+      ['Transfer-Encoding', 'deflate,chunked'],
+      ['Transfer-Encoding', 'identity, chunked'],
+      ['Transfer-Encoding', 'x-custom, chunked'],
+      ['Transfer-Encoding', 'gzip'],
+    ]) {
+      expect([lines, framingRefusal(request(['Host', 'a', ...lines]))]).toEqual([lines, expect.objectContaining({ status: 501, code: 'not_implemented' })]);
+    }
+  });
+
+  it('refuses chunked applied twice with 400', () => {
+    for (const lines of [['Transfer-Encoding', 'chunked, chunked'], ['Transfer-Encoding', 'chunked', 'transfer-encoding', 'chunked']]) {
+      expect(framingRefusal(request(['Host', 'a', ...lines]))).toMatchObject({ status: 400, code: 'bad_request' });
     }
   });
 });

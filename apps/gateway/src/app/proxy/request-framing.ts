@@ -15,8 +15,9 @@ export interface FramingRefusal {
 const HOST = /^(?:\[[0-9A-Za-z:.\-_~!$&'()*+,;=]+\]|(?:[0-9A-Za-z\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
 
 /**
- * What Node's parser lets through but HTTP/1.1 forbids, for every request the gateway receives
- * (proxied or its own). RFC 9112 §3.2: a request with more than one Host field line, or a Host with
+ * What Node's parser lets through but the gateway must not act on, for every request it receives
+ * (proxied or its own): a Host that is not one, and transfer codings other than chunked alone.
+ * RFC 9112 §3.2: a request with more than one Host field line, or a Host with
  * an invalid value, MUST be answered 400. Node keeps the first Host and drops the rest, so the
  * gateway would route, log and forward (as X-Forwarded-Host) one authority while another proxy or
  * cache on the path may have read the other.
@@ -27,5 +28,23 @@ export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined
   for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'host') hosts.push(raw[i + 1]);
   if (hosts.length > 1) return { status: 400, code: 'bad_request', detail: 'the request has more than one Host header' };
   if (hosts.length === 1 && !HOST.test(hosts[0])) return { status: 400, code: 'bad_request', detail: 'the Host header is not a valid host' };
-  return undefined;
+  return transferCodingRefusal(req.headers['transfer-encoding']);
+}
+
+/**
+ * The only transfer coding the gateway decodes is chunked, and only on its own. Node's parser
+ * accepts any list that ends in chunked (`gzip, chunked`, or the same over two field lines) and
+ * removes only the chunked framing: the bytes still carry the other codings, which the gateway would
+ * forward as a plain body (Transfer-Encoding is hop-by-hop, so the upstream never learns of them),
+ * and a body size or content check downstream would see something other than what was meant.
+ * RFC 9112 §6.1: a coding the server does not understand SHOULD be answered 501; chunked applied
+ * more than once is forbidden to the sender (400).
+ */
+function transferCodingRefusal(value: string | undefined): FramingRefusal | undefined {
+  if (value === undefined) return undefined;
+  const codings = value.split(',').map((c) => c.trim().toLowerCase());
+  if (codings.length === 1 && codings[0] === 'chunked') return undefined;
+  const other = codings.find((c) => c !== 'chunked');
+  if (other === undefined) return { status: 400, code: 'bad_request', detail: 'the chunked transfer coding is applied more than once' };
+  return { status: 501, code: 'not_implemented', detail: `the transfer coding "${other.slice(0, 40)}" is not supported (only chunked, alone)` };
 }
