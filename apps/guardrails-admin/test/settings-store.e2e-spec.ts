@@ -115,4 +115,42 @@ describe('guardrails settings store', () => {
       expect((await put({ 'input_screen.patterns': { rule_7: '/seven/', '007': '/bond/' } })).status).toBe(200);
     });
   });
+
+  describe('change records', () => {
+    it('are appended only for an effective change: the same pattern map twice records once, a new order records again', async () => {
+      const patterns = { zz_first: '/alpha/', a: '/gamma/' };
+      expect((await put({ 'input_screen.patterns': patterns })).body.data.changed).toEqual(['input_screen.patterns']);
+      const again = await put({ 'input_screen.patterns': { ...patterns } });
+      expect(again.status).toBe(200);
+      expect(again.body.data.changed).toEqual([]);
+      expect((await stored()).changes).toHaveLength(1);
+
+      const reordered = { a: '/gamma/', zz_first: '/alpha/' };
+      expect((await put({ 'input_screen.patterns': reordered })).body.data.changed).toEqual(['input_screen.patterns']);
+      const changes = (await stored()).changes;
+      expect(changes).toHaveLength(2);
+      expect(Object.keys(changes[1].old_value)).toEqual(['zz_first', 'a']);
+      expect(Object.keys(changes[1].new_value)).toEqual(['a', 'zz_first']);
+    });
+
+    it('record one change for identical concurrent saves', async () => {
+      const answers = await Promise.all(Array.from({ length: 4 }, () => put({ 'retention.days': 200 })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(answers.flatMap((a) => a.body.data.changed)).toEqual(['retention.days']);
+      expect((await stored()).changes).toEqual([{ key: 'retention.days', old_value: 365, new_value: 200 }]);
+    });
+
+    it('chain under concurrent saves: each old_value is the value the save replaced, the last new_value is what is stored', async () => {
+      const days = Array.from({ length: 8 }, (_, i) => 101 + i);
+      const answers = await Promise.all(days.map((d) => put({ 'retention.days': d })));
+      expect(answers.map((a) => a.status)).toEqual(days.map(() => 200));
+      const { changes } = await stored();
+      expect(changes).toHaveLength(8);
+      expect(changes[0].old_value).toBe(365);
+      for (let i = 1; i < changes.length; i++) expect(changes[i].old_value).toBe(changes[i - 1].new_value);
+      expect(changes.map((c) => c.new_value).sort()).toEqual(days);
+      expect((await call('GET', '/settings')).body.data.settings.retention.days).toBe(changes[7].new_value);
+    });
+  });
 });
+

@@ -1,6 +1,5 @@
 import { KeysetPage, KeysetQuery } from '../ports/keyset-page';
 import { SettingChangeRecord, SettingsStore, StoredSettingChange } from '../ports/settings-store.port';
-import { SettingsOverrides } from '../settings/setting-types';
 import { copy, keysetPage } from './keyset';
 
 export class MemorySettingsStore implements SettingsStore {
@@ -16,10 +15,15 @@ export class MemorySettingsStore implements SettingsStore {
     return copy(this.overrides);
   }
 
-  async saveOverrides(overrides: SettingsOverrides, changes: SettingChangeRecord[]): Promise<void> {
+  /** `decide` is synchronous, so nothing else runs between the read and the write. */
+  async updateOverrides<T>(decide: (current: Record<string, unknown>) => { changes: SettingChangeRecord[]; outcome: T }): Promise<T> {
     if (!this.writable) throw new Error('settings store is read-only');
-    this.overrides = copy(overrides);
-    for (const change of changes) this.changes.push({ ...copy(change), id: this.nextId++ });
+    const { changes, outcome } = decide(copy(this.overrides));
+    for (const change of changes) {
+      this.overrides[change.key] = copy(change.new_value);
+      this.changes.push({ ...copy(change), id: this.nextId++ });
+    }
+    return outcome;
   }
 
   async listChanges(query: KeysetQuery): Promise<KeysetPage<StoredSettingChange>> {

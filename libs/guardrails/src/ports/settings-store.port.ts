@@ -1,5 +1,5 @@
 import { SettingChange } from '../settings/effective-settings';
-import { SettingKey, SettingsOverrides } from '../settings/setting-types';
+import { SettingKey } from '../settings/setting-types';
 import { KeysetPage, KeysetQuery } from './keyset-page';
 
 export interface SettingChangeRecord extends SettingChange {
@@ -19,10 +19,13 @@ export interface SettingsStore {
   /** Stored overrides as saved (callers re-validate them; see `effectiveSettings`). */
   loadOverrides(): Promise<Record<string, unknown>>;
   /**
-   * Stores the overrides of the changed keys and appends their change records in one transaction
-   * (`overrides` is the full set after the change; keys without a change are already stored).
+   * One read-modify-write of the overrides, serialized with every other writer (on any host): `decide`
+   * gets the overrides as stored at that moment and returns the change records to append, whose
+   * `new_value`s are stored under their keys, in the same transaction; its `outcome` is returned.
+   * Deciding on a value read outside the lock is what let concurrent saves log changes that never
+   * happened and stale `old_value`s. `decide` must not block: other writers wait while it runs.
    */
-  saveOverrides(overrides: SettingsOverrides, changes: SettingChangeRecord[]): Promise<void>;
+  updateOverrides<T>(decide: (current: Record<string, unknown>) => { changes: SettingChangeRecord[]; outcome: T }): Promise<T>;
   listChanges(query: KeysetQuery): Promise<KeysetPage<StoredSettingChange>>;
 }
 

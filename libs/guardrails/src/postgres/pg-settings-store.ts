@@ -1,8 +1,8 @@
 import { KeysetPage, KeysetQuery } from '../ports/keyset-page';
 import { SettingChangeRecord, SettingsStore, StoredSettingChange } from '../ports/settings-store.port';
-import { SettingKey, SettingsOverrides } from '../settings/setting-types';
+import { SettingKey } from '../settings/setting-types';
 import { keysetLimit, pageOf } from './keyset-sql';
-import { TransactionalSqlRunner, WhereBuilder } from './tables';
+import { SqlRunner, TransactionalSqlRunner, WhereBuilder } from './tables';
 
 interface ChangeRow {
   id: string;
@@ -26,26 +26,36 @@ export class PgSettingsStore implements SettingsStore {
     private readonly tables: { settings: string; settings_audit: string } = { settings: 'guardrails_settings', settings_audit: 'guardrails_settings_changes' },
   ) {}
 
-  async loadOverrides(): Promise<Record<string, unknown>> {
-    const rows = await this.db.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.tables.settings}`);
-    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  loadOverrides(): Promise<Record<string, unknown>> {
+    return this.overridesIn(this.db);
   }
 
-  async saveOverrides(overrides: SettingsOverrides, changes: SettingChangeRecord[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      // Only the changed keys are written, so two hosts saving different keys at once both land.
+  async updateOverrides<T>(decide: (current: Record<string, unknown>) => { changes: SettingChangeRecord[]; outcome: T }): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      // Serializes writers on every host until commit, new keys included (a row lock could not
+      // cover a key not stored yet). The mode conflicts with itself and with row writes but not with
+      // plain reads, so loading settings never waits. Taken before the read: under READ COMMITTED
+      // the SELECT below then sees every save committed before this one.
+      await tx.query(`LOCK TABLE ${this.tables.settings} IN SHARE ROW EXCLUSIVE MODE`);
+      const { changes, outcome } = decide(await this.overridesIn(tx));
       for (const c of changes) {
         await tx.query(
           `INSERT INTO ${this.tables.settings} (key, value, updated_at) VALUES ($1, $2, now())
            ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-          [c.key, JSON.stringify(overrides[c.key] ?? c.new_value)],
+          [c.key, JSON.stringify(c.new_value)],
         );
         await tx.query(
           `INSERT INTO ${this.tables.settings_audit} (actor_id, key, old_value, new_value, occurred_at) VALUES ($1, $2, $3, $4, $5)`,
           [c.actor_id, c.key, JSON.stringify(c.old_value ?? null), JSON.stringify(c.new_value ?? null), c.occurred_at],
         );
       }
+      return outcome;
     });
+  }
+
+  private async overridesIn(db: SqlRunner): Promise<Record<string, unknown>> {
+    const rows = await db.query<{ key: string; value: unknown }>(`SELECT key, value FROM ${this.tables.settings}`);
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
   async listChanges(q: KeysetQuery): Promise<KeysetPage<StoredSettingChange>> {

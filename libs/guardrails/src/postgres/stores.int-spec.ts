@@ -332,6 +332,21 @@ describe('postgres-only behaviour', () => {
     expect(await settings.loadOverrides()).toEqual({ 'hitl.enabled': true, 'retention.days': 7 });
   });
 
+  it('serializes concurrent saves from two hosts: identical saves record once, and every old_value is the value replaced', async () => {
+    await dataSource.query('TRUNCATE guardrails_settings, guardrails_settings_changes RESTART IDENTITY');
+    const { settings } = createPostgresStores(sqlRunnerFor(dataSource));
+    const hosts = [new GuardrailsSettingsService(settings, DEFAULT_SETTINGS), new GuardrailsSettingsService(settings, DEFAULT_SETTINGS)];
+    await Promise.all([0, 1, 2, 3].map((i) => hosts[i % 2].update({ settings: { 'retention.days': 200 } }, `host-${i}`)));
+    const once = await hosts[0].listChanges({ limit: 10 });
+    expect(once.entries.map((c) => [c.old_value, c.new_value])).toEqual([[365, 200]]);
+
+    await Promise.all([1, 2, 3, 4, 5, 6].map((d) => hosts[d % 2].update({ settings: { 'retention.days': d } }, 'admin')));
+    const chain = (await hosts[0].listChanges({ limit: 10 })).entries.reverse();
+    expect(chain).toHaveLength(7);
+    for (let i = 1; i < chain.length; i++) expect(chain[i].old_value).toBe(chain[i - 1].new_value);
+    expect((await settings.loadOverrides())['retention.days']).toBe(chain[6].new_value);
+  });
+
   it('writes output counts that arrive during a write together, per hour, and tells each caller when its own are stored', async () => {
     await dataSource.query(`TRUNCATE guardrails_output_stats`);
     const runner = sqlRunnerFor(dataSource);

@@ -66,6 +66,18 @@ export function planSettingsUpdate(
 ): SettingsUpdatePlan {
   const patch = validateSettingsPatch(body);
   if (!patch.ok) return patch;
+  return applySettingsPatch(patch, current, defaults);
+}
+
+/**
+ * A validated patch over the current overrides: the effective settings after it and each change.
+ * Cheap and synchronous, so a store can run it under its write lock on the overrides it just read.
+ */
+export function applySettingsPatch(
+  patch: { changes: SettingsOverrides; dropped: string[] },
+  current: Record<string, unknown>,
+  defaults: Readonly<GuardrailsSettings> = DEFAULT_SETTINGS,
+): SettingsUpdatePlan & { ok: true } {
   const before = effectiveSettings(defaults, current);
   const candidate = { ...before, ...patch.changes };
   const changes = diffSettings(before, candidate);

@@ -1,7 +1,8 @@
 import { KeysetPage, KeysetQuery, Clock, systemClock } from '../ports/keyset-page';
 import { SettingsChangedEvent, SettingsChangedPublisher, SettingsStore, StoredSettingChange } from '../ports/settings-store.port';
-import { effectiveSettings, planSettingsUpdate, SettingChange } from './effective-settings';
+import { applySettingsPatch, effectiveSettings, SettingChange } from './effective-settings';
 import { GuardrailsSettings } from './setting-types';
+import { validateSettingsPatch } from './settings-patch';
 
 export type SettingsUpdateResult =
   | { ok: true; settings: GuardrailsSettings; changes: SettingChange[]; dropped: string[] }
@@ -32,18 +33,25 @@ export class GuardrailsSettingsService {
   }
 
   async update(body: unknown, actorId: string | null): Promise<SettingsUpdateResult> {
-    const current = await this.store.loadOverrides();
-    const plan = planSettingsUpdate(body, current, this.defaults);
-    if (!plan.ok) return plan;
+    // Validated before any lock: a refused body never waits for, or holds up, a writer.
+    const patch = validateSettingsPatch(body);
+    if (!patch.ok) return patch;
     // A configuration-only store accepts the request and changes nothing (so logs nothing).
-    if (!this.store.writable || plan.changes.length === 0) {
-      return { ok: true, settings: effectiveSettings(this.defaults, current), changes: [], dropped: plan.dropped };
+    if (!this.store.writable) {
+      return { ok: true, settings: effectiveSettings(this.defaults, await this.store.loadOverrides()), changes: [], dropped: patch.dropped };
     }
-    const occurredAt = this.clock.now();
-    await this.store.saveOverrides(
-      plan.overrides,
-      plan.changes.map((c) => ({ ...c, actor_id: actorId, occurred_at: occurredAt })),
-    );
+    // Before and after are decided on the overrides as stored under the store's write lock, so
+    // concurrent saves each see the one before: an identical save records nothing, and every
+    // change record's old_value is the value it actually replaced.
+    const { plan, occurredAt } = await this.store.updateOverrides((current) => {
+      const decided = applySettingsPatch(patch, current, this.defaults);
+      const at = this.clock.now();
+      return {
+        changes: decided.changes.map((c) => ({ ...c, actor_id: actorId, occurred_at: at })),
+        outcome: { plan: decided, occurredAt: at },
+      };
+    });
+    if (plan.changes.length === 0) return { ok: true, settings: plan.effective, changes: [], dropped: plan.dropped };
     const event: SettingsChangedEvent = { keys: plan.changes.map((c) => c.key), actor_id: actorId, occurred_at: occurredAt.toISOString() };
     // The change is stored whatever happens next; a lost event is caught up by the hosts' periodic
     // reload (see LiveSettings), so a publish failure must not turn a saved change into an error.
