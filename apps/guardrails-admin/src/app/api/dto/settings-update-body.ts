@@ -39,7 +39,7 @@ export class SettingsUpdateBody {
     additionalProperties: true,
     minProperties: 1,
     description:
-      'Dotted keys, e.g. {"modes.input_screen": "monitor"}. One invalid value refuses the whole body; keys that are not overridable are dropped and listed in data.dropped',
+      'Dotted keys, e.g. {"modes.input_screen": "monitor"}. One invalid value refuses the whole body (a string anywhere in a value, keys included, must be valid UTF-8 text); keys that are not overridable are dropped and listed in data.dropped. input_screen.patterns keeps the order sent, which is the order its rules run in (the first match reports), so a rule id that is a whole number ("7"), which a JSON object cannot keep in place, is refused',
   })
   @Validate(AllowListedSettings)
   settings!: Record<string, unknown>;
