@@ -137,4 +137,31 @@ describe('evidence-review HTTP API', () => {
     expect((await call('GET', '/profiles/nope', tokenA)).body['error']['code']).toBe('unknown_profile');
     expect((await call('GET', '/taxonomy', tokenA)).body['risk_checks']).toHaveLength(6);
   });
+
+  const tenantToken = (tenant: string) => issuer.mint({ scope: 'evidence:review', extra: { tenant_id: tenant } });
+  const loggedIds = async (token: string, query = '') => (await call('GET', `/reviews?per_page=100${query}`, token)).body['data'].map((r: Json) => r['artifact_id']);
+
+  it('refuses a lone UTF-16 surrogate in any string or key and a year-0 reviewed_at before any write; the other reviews written with them are logged', async () => {
+    const surrogate = 'Expected well-formed text (no lone UTF-16 surrogate) at';
+    const inText = await call('POST', '/reviews', tokenA, '{"artifact":{"artifact_id":"sur-1","answer_text":"x \\ud800"}}');
+    expect(inText.status).toBe(422);
+    expect(inText.body['error']).toMatchObject({ code: 'validation_error', details: [{ path: 'artifact.answer_text', message: `${surrogate} [artifact.answer_text].` }] });
+    const inKey = await call('POST', '/reviews', tokenA, '{"artifact_id":"sur-2","answer_text":"x","metadata":{"\\udc00":1},"options":{"dry_run":true}}');
+    expect([inKey.status, inKey.body['error']['details']]).toEqual([422, [{ path: 'metadata.\ufffd', message: `${surrogate} [metadata.\ufffd].` }]]);
+    // Accepted as a dry run before (201), although the log's timestamptz cannot hold year 0.
+    const year0 = await call('POST', '/reviews', tokenA, request('y0', { reviewed_at: '0000-01-01T00:00:00Z', dry_run: true }));
+    expect([year0.status, year0.body['error']['details'][0]['path']]).toEqual([422, 'options.reviewed_at']);
+
+    // Written together, reviews share one INSERT: the refused ones must not take the others down.
+    const token = await tenantToken('tenant-batch');
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        i % 3 === 1
+          ? call('POST', '/reviews', token, i === 1 ? '{"artifact":{"artifact_id":"bad","answer_text":"x \\ud800"}}' : request(`bad-${i}`, { reviewed_at: '0000-01-01T00:00:00Z' }))
+          : call('POST', '/reviews', token, request(`ok-${i}`)),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 422, 201, 201, 422, 201, 201, 422, 201]);
+    expect((await loggedIds(token)).sort()).toEqual(['ok-0', 'ok-2', 'ok-3', 'ok-5', 'ok-6', 'ok-8']);
+  });
 });

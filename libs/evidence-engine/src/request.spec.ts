@@ -283,4 +283,32 @@ describe('parseReviewRequest', () => {
       parseReviewRequest({ artifact_id: 'a', answer_text: 'b', claims }).artifact.claims,
     ).toHaveLength(3);
   });
+
+  describe('values no review can keep as sent (refused before any review or write)', () => {
+    it('refuses a lone UTF-16 surrogate in any string or key, naming each', () => {
+      const parsed = JSON.parse(
+        '{"artifact_id":"a","answer_text":"x \\ud800","claims":[{"id":"c","text":"t \\udc00 \\ud83d\\ude00"}],' +
+          '"metadata":{"\\ud800k":{"deep":"fine"},"note":["\\udfff"]},"colour":"\\ud800"}',
+      );
+      expect(problemsOf(parsed)).toEqual([
+        { path: 'answer_text', message: 'Expected well-formed text (no lone UTF-16 surrogate) at [answer_text].' },
+        { path: 'claims.0.text', message: 'Expected well-formed text (no lone UTF-16 surrogate) at [claims.0.text].' },
+        { path: 'metadata.\ufffdk', message: 'Expected well-formed text (no lone UTF-16 surrogate) at [metadata.\ufffdk].' },
+        { path: 'metadata.note.0', message: 'Expected well-formed text (no lone UTF-16 surrogate) at [metadata.note.0].' },
+        { path: 'colour', message: 'Expected well-formed text (no lone UTF-16 surrogate) at [colour].' },
+      ]);
+      // A surrogate pair (an emoji) is well-formed text.
+      expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'x \ud83d\ude00' }).artifact.answer_text).toBe('x 😀');
+    });
+
+    it('refuses options.reviewed_at in year 0, which the review log (timestamptz) cannot hold', () => {
+      const message = 'Review option [reviewed_at] must be an ISO-8601 UTC instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, such as 2026-01-31T12:00:00Z.';
+      for (const reviewed_at of ['0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999Z'])
+        expect(problemsOf({ artifact_id: 'a', answer_text: 'b', options: { reviewed_at, dry_run: true } })).toEqual([{ path: 'options.reviewed_at', message }]);
+      for (const reviewed_at of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999Z'])
+        expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'b', options: { reviewed_at } }).options.reviewed_at).toBe(
+          reviewed_at.startsWith('0001') ? '0001-01-01T00:00:00.000Z' : '9999-12-31T23:59:59.999Z',
+        );
+    });
+  });
 });

@@ -30,6 +30,14 @@ export interface ItemRule {
 /** The key of a list rule's ItemRule in its validation context (ValidationError.contexts). */
 export const ITEM_RULE = 'itemRule';
 
+/**
+ * The oldest and newest `options.reviewed_at` taken: a four-digit year (the format's own), year 0
+ * excluded, because Postgres timestamptz (the review log's column) has no year 0 and refuses it
+ * (before this bound, such a review was accepted as a dry run and failed as a write).
+ */
+export const REVIEWED_AT_MIN = '0001-01-01T00:00:00Z';
+export const REVIEWED_AT_MAX = '9999-12-31T23:59:59.999Z';
+
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 /**
@@ -45,11 +53,14 @@ const applyDecorators =
 const isNonEmptyText = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';
 
-/** An ISO-8601 UTC instant that names a real moment (Date.parse rolls Feb 30 over to Mar 2). */
+/**
+ * An ISO-8601 UTC instant that names a real moment (Date.parse rolls Feb 30 over to Mar 2) from
+ * REVIEWED_AT_MIN on (the format's four-digit year already bounds it at REVIEWED_AT_MAX).
+ */
 function isUtcInstant(value: unknown): boolean {
   if (typeof value !== 'string' || !ISO_UTC.test(value)) return false;
   const ms = Date.parse(value);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
+  return !Number.isNaN(ms) && ms >= Date.parse(REVIEWED_AT_MIN) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
 }
 
 function rule(
@@ -163,7 +174,6 @@ export const UtcInstant = () =>
   applyDecorators(
     IsOptional(),
     rule('utcInstant', isUtcInstant, {
-      message:
-        'Review option [$property] must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z.',
+      message: `Review option [$property] must be an ISO-8601 UTC instant from ${REVIEWED_AT_MIN} to ${REVIEWED_AT_MAX}, such as 2026-01-31T12:00:00Z.`,
     }),
   );

@@ -5,11 +5,13 @@ import {
   Assertiveness,
   BudgetCaps,
   Claim,
+  JsonObject,
   ReviewOptions,
   ReviewRequest,
   Source,
 } from '../types';
 import { validateAgainst } from './dto-problems';
+import { unstorableValues } from './well-formed-input';
 import {
   ArtifactDto,
   BudgetCapsDto,
@@ -79,6 +81,16 @@ const optionsOf = (o: ReviewOptionsDto | null | undefined): ReviewOptions => ({
 });
 
 /**
+ * Values JSON.parse makes of valid bytes that no review may carry (a lone surrogate;
+ * well-formed-input.ts), refused before the DTO rules: the request is refused as a whole,
+ * before any review or write, naming each such value.
+ */
+function refuseUnstorable(input: JsonObject): void {
+  const problems = unstorableValues(input);
+  if (problems.length > 0) throw EvidenceError.validation(problems);
+}
+
+/**
  * Turns an untrusted request into a typed one, or throws EvidenceValidationError listing every
  * problem with its field path: the request is validated against ReviewRequestDto, then defaults
  * are filled in. Accepts an envelope `{artifact, options}` or a flat artifact with `options`
@@ -86,6 +98,7 @@ const optionsOf = (o: ReviewOptionsDto | null | undefined): ReviewOptions => ({
  */
 export function parseReviewRequest(input: unknown): ReviewRequest {
   if (!isPlainObject(input)) throw EvidenceError.validation([NOT_AN_OBJECT]);
+  refuseUnstorable(input);
   const flat = input['artifact'] === undefined;
   const { value, problems } = flat
     ? validateAgainst(
@@ -101,6 +114,7 @@ export function parseReviewRequest(input: unknown): ReviewRequest {
 /** One untrusted source (`{id, url?, title?, snippet?, declared_tier?, metadata?}`), validated as SourceDto. */
 export function parseSource(input: unknown): Source {
   if (!isPlainObject(input)) throw EvidenceError.validation([NOT_AN_OBJECT]);
+  refuseUnstorable(input);
   const { value, problems } = validateAgainst(SourceDto, input);
   if (problems.length > 0) throw EvidenceError.validation(problems);
   return sourceOf(value);

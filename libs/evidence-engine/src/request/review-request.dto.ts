@@ -14,6 +14,8 @@ import {
   TextList,
   TextOrNull,
   UtcInstant,
+  REVIEWED_AT_MAX,
+  REVIEWED_AT_MIN,
 } from './field-rules';
 
 /**
@@ -173,7 +175,7 @@ export class ReviewOptionsDto {
   @ApiFieldOptional({
     type: 'string',
     format: 'date-time',
-    description: 'Replay: review as of this instant (the result is then byte-identical)',
+    description: `Replay: review as of this instant (the result is then byte-identical); UTC, ${REVIEWED_AT_MIN} to ${REVIEWED_AT_MAX}`,
   })
   @UtcInstant()
   reviewed_at?: string | null;

@@ -1,8 +1,9 @@
+import { Logger } from '@nestjs/common';
 import type { Type } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EvidenceError, ReviewEngine } from '@platform/evidence-engine';
-import { dtoJsonSchema, validateDto, ValidationFailedError } from '@platform/observability';
+import { clientDataError, dtoJsonSchema, validateDto, ValidationFailedError } from '@platform/observability';
 import { ReviewsService } from '../reviews/reviews.service';
 import { AssessInput, LabelTierInput } from './tool-inputs';
 
@@ -10,11 +11,22 @@ const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', te
 /** A refusal in the words of a protocol error (`MCP error -32602: …`), as a tool error the model can read. */
 const refusal = (message: string): CallToolResult => ({ content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, message).message }], isError: true });
 
+const logger = new Logger('EvidenceReviewMcp');
+
+/**
+ * A review error as the tool's error body, answered as the HTTP filter answers it: the engine's
+ * own errors as they are, a value that reached Postgres and did not fit (a data exception, the
+ * backstop behind the request's validation) as the client's validation_error, anything else
+ * internal_error.
+ */
 function failure(e: unknown): CallToolResult {
+  const data = clientDataError(e, logger);
   const error =
     e instanceof EvidenceError
       ? { code: e.code, message: e.message, details: e.details }
-      : { code: 'internal_error', message: 'The review could not be completed.', details: [] };
+      : data
+        ? { code: 'validation_error', message: data.message, details: data.errors.map((f) => ({ path: f.field, message: f.message })) }
+        : { code: 'internal_error', message: 'The review could not be completed.', details: [] };
   return { ...json({ error }), isError: true };
 }
 

@@ -26,21 +26,40 @@ describe('GroupCommit', () => {
     expect(writes).toEqual([[1], [2, 3], [4]]);
   });
 
-  it('fails every caller of a failed write, and only them', async () => {
-    let fail = true;
+  it('fails only the caller whose item the store refuses: a failed batch is written again item by item', async () => {
+    const writes: string[][] = [];
+    let release!: () => void;
+    const gc = new GroupCommit<string>(async (items) => {
+      writes.push(items);
+      if (items[0] === 'a') await new Promise<void>((r) => (release = r));
+      if (items.includes('b')) throw new Error('insert failed');
+    }, 10);
+    const a = gc.add('a');
+    const b = gc.add('b');
+    const c = gc.add('c');
+    const d = gc.add('d');
+    release();
+    await expect(a).resolves.toBeUndefined();
+    await expect(b).rejects.toThrow('insert failed');
+    await expect(c).resolves.toBeUndefined();
+    await expect(d).resolves.toBeUndefined();
+    expect(writes).toEqual([['a'], ['b', 'c', 'd'], ['b'], ['c'], ['d']]);
+    await expect(gc.add('e')).resolves.toBeUndefined();
+  });
+
+  it('fails every caller whose own write fails, each with its own error', async () => {
     let release!: () => void;
     const gc = new GroupCommit<string>(async (items) => {
       if (items[0] === 'a') await new Promise<void>((r) => (release = r));
-      if (fail && items.includes('b')) throw new Error('insert failed');
+      if (items.length > 1) throw new Error('batch failed');
+      if (items[0] !== 'a') throw new Error(`no ${items[0]}`);
     }, 10);
     const a = gc.add('a');
     const b = gc.add('b');
     const c = gc.add('c');
     release();
     await expect(a).resolves.toBeUndefined();
-    await expect(b).rejects.toThrow('insert failed');
-    await expect(c).rejects.toThrow('insert failed');
-    fail = false;
-    await expect(gc.add('d')).resolves.toBeUndefined();
+    await expect(b).rejects.toThrow('no b');
+    await expect(c).rejects.toThrow('no c');
   });
 });

@@ -1,11 +1,22 @@
+/** A caller waiting for its item to be stored. */
+interface Waiter<T> {
+  item: T;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
 /**
  * Group commit: writes that arrive while a write is in flight go out together in the next one.
  * Nothing waits for a timer (an idle system writes each item at once); under load, one statement
  * carries many items. A caller's promise settles only when the statement holding its item has
  * committed, or fails with it, so nothing is acknowledged before it is stored.
+ *
+ * A batch that fails is written again one item at a time, so each caller gets its own item's
+ * outcome: one statement is all-or-nothing, and one item the store refuses would otherwise fail
+ * every other caller's write with an error about a value they never sent.
  */
 export class GroupCommit<T> {
-  private queue: Array<{ item: T; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private queue: Array<Waiter<T>> = [];
   private writing = false;
 
   constructor(
@@ -29,11 +40,24 @@ export class GroupCommit<T> {
           await this.write(batch.map((w) => w.item));
           for (const w of batch) w.resolve();
         } catch (e) {
-          for (const w of batch) w.reject(e);
+          if (batch.length === 1) batch[0].reject(e);
+          else await this.writeEach(batch);
         }
       }
     } finally {
       this.writing = false;
+    }
+  }
+
+  /** The items of a failed batch, each in a write of its own, settled by its own outcome. */
+  private async writeEach(batch: Array<Waiter<T>>): Promise<void> {
+    for (const w of batch) {
+      try {
+        await this.write([w.item]);
+        w.resolve();
+      } catch (e) {
+        w.reject(e);
+      }
     }
   }
 }

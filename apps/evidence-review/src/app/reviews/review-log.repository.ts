@@ -24,7 +24,8 @@ export interface ReviewListQuery {
 /** The review log; every read and write takes the tenant. */
 @Injectable()
 export class ReviewLogRepository {
-  // Concurrent appends share one multi-row INSERT (one statement: all rows commit or none).
+  // Concurrent appends share one multi-row INSERT (one statement: all rows commit or none; a
+  // failed one is retried row by row, so each review gets its own row's outcome).
   private readonly appends = new GroupCommit<unknown[]>((rows) => this.insert(rows), MAX_ROWS_PER_INSERT);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
