@@ -164,4 +164,16 @@ describe('evidence-review HTTP API', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 422, 201, 201, 422, 201, 201, 422, 201]);
     expect((await loggedIds(token)).sort()).toEqual(['ok-0', 'ok-2', 'ok-3', 'ok-5', 'ok-6', 'ok-8']);
   });
+
+  it('refuses a number that is not finite (1e309) with 422 naming the field, as it refuses 1e308, and logs nothing', async () => {
+    const token = await tenantToken('tenant-numbers');
+    for (const n of ['1e309', '-1e309']) {
+      const r = await call('POST', '/reviews', token, `{"artifact":{"artifact_id":"inf","answer_text":"x","metadata":{"n":${n}}}}`);
+      expect(r.status).toBe(422);
+      expect(r.body['error']).toMatchObject({ code: 'validation_error', details: [{ path: 'artifact.metadata.n', message: 'Expected a finite number at [artifact.metadata.n].' }] });
+    }
+    const big = await call('POST', '/reviews', token, '{"artifact":{"artifact_id":"big","answer_text":"x","metadata":{"n":1e308}}}');
+    expect([big.status, big.body['error']['details'][0]['path']]).toEqual([422, 'body.artifact.metadata.n']);
+    expect(await loggedIds(token)).toEqual([]);
+  });
 });

@@ -301,6 +301,15 @@ describe('parseReviewRequest', () => {
       expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'x \ud83d\ude00' }).artifact.answer_text).toBe('x 😀');
     });
 
+    it('refuses a number that is not finite (JSON 1e309 parses to Infinity, which serialises as null)', () => {
+      const parsed = JSON.parse('{"artifact":{"artifact_id":"a","answer_text":"b","metadata":{"n":1e309,"m":-1e309,"ok":1e308}},"options":{"budget":{"max_tokens":1e309}}}');
+      expect(problemsOf(parsed)).toEqual([
+        { path: 'artifact.metadata.n', message: 'Expected a finite number at [artifact.metadata.n].' },
+        { path: 'artifact.metadata.m', message: 'Expected a finite number at [artifact.metadata.m].' },
+        { path: 'options.budget.max_tokens', message: 'Expected a finite number at [options.budget.max_tokens].' },
+      ]);
+    });
+
     it('refuses options.reviewed_at in year 0, which the review log (timestamptz) cannot hold', () => {
       const message = 'Review option [reviewed_at] must be an ISO-8601 UTC instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, such as 2026-01-31T12:00:00Z.';
       for (const reviewed_at of ['0000-01-01T00:00:00Z', '0000-12-31T23:59:59.999Z'])

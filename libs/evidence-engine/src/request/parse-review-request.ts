@@ -81,8 +81,8 @@ const optionsOf = (o: ReviewOptionsDto | null | undefined): ReviewOptions => ({
 });
 
 /**
- * Values JSON.parse makes of valid bytes that no review may carry (a lone surrogate;
- * well-formed-input.ts), refused before the DTO rules: the request is refused as a whole,
+ * Values JSON.parse makes of valid bytes that no review may carry (a lone surrogate, a non-finite
+ * number; well-formed-input.ts), refused before the DTO rules: the request is refused as a whole,
  * before any review or write, naming each such value.
  */
 function refuseUnstorable(input: JsonObject): void {

@@ -10,14 +10,16 @@ const shown = (key: string): string => key.replace(LONE_SURROGATES, '\uFFFD');
 
 /**
  * Every value of a parsed request no adapter can keep as sent, at the path the client sent it:
- * a string or key holding a lone UTF-16 surrogate (JSON `"\ud800"` parses to one).
+ * a string or key holding a lone UTF-16 surrogate (JSON `"\ud800"` parses to one), and a number
+ * that is not finite (JSON `1e309` parses to Infinity, which JSON.stringify writes as null).
  *
  * Why refused here, for every field, known or not: the request is written to the review log as
- * JSON (jsonb, which refuses a lone surrogate) and as the result's text, so such a value failed
- * the write after the review was done (a 422 for the request and, in a shared INSERT, for every
- * other review in it). The HTTP edge refuses NUL and invalid UTF-8 before this; a lone surrogate
- * is what JSON.parse still makes of valid bytes. Iterative, so any depth (CLI input has no depth
- * limit) costs no stack.
+ * JSON (jsonb, which refuses a lone surrogate) and as the result's text, so such a value either
+ * failed the write after the review was done (a 422 for the request and, in a shared INSERT,
+ * for every other review in it) or was stored as something else than the client sent (Infinity
+ * as null). The HTTP edge refuses NUL, invalid UTF-8 and unsafe integers before this; these two
+ * are what JSON.parse still makes of valid bytes. Iterative, so any depth (CLI input has no
+ * depth limit) costs no stack.
  */
 export function unstorableValues(input: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -29,6 +31,8 @@ export function unstorableValues(input: unknown): FieldProblem[] {
     if (badKey) problems.push(surrogateProblem(path));
     else if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) problems.push(surrogateProblem(path));
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) problems.push({ path, message: `Expected a finite number at [${path}].` });
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pathOf(path, i), false]);
     } else if (isPlainObject(value)) {
