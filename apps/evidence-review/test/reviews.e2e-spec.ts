@@ -176,4 +176,18 @@ describe('evidence-review HTTP API', () => {
     expect([big.status, big.body['error']['details'][0]['path']]).toEqual([422, 'body.artifact.metadata.n']);
     expect(await loggedIds(token)).toEqual([]);
   });
+
+  it('takes at most 1,000 claims, 5,000 sources, 100 cited ids per claim and ids of 256 characters (422 naming the limit)', async () => {
+    const limit = async (artifact: Json, path: string, message: string) => {
+      const r = await call('POST', '/reviews', tokenA, { artifact: { artifact_id: 'lim', answer_text: 'x', ...artifact } });
+      expect(r.status).toBe(422);
+      expect(r.body['error']['details']).toEqual([{ path, message }]);
+    };
+    await limit({ claims: Array.from({ length: 1001 }, () => ({})) }, 'artifact.claims', 'Expected at most 1000 items at [artifact.claims].');
+    await limit({ sources: Array.from({ length: 5001 }, () => ({})) }, 'artifact.sources', 'Expected at most 5000 items at [artifact.sources].');
+    await limit({ claims: [{ id: 'c', text: 't', source_ids: Array(101).fill('s') }] }, 'artifact.claims.0.source_ids', 'Expected at most 100 items at [artifact.claims.0.source_ids].');
+    await limit({ claims: [{ id: 'c'.repeat(257), text: 't' }] }, 'artifact.claims.0.id', 'Expected at most 256 characters at [artifact.claims.0.id].');
+    await limit({ sources: [{ id: 's'.repeat(257) }] }, 'artifact.sources.0.id', 'Expected at most 256 characters at [artifact.sources.0.id].');
+    // (1,000 claims do not fit this suite's 20,000-byte body limit; the engine's spec takes them.)
+  });
 });

@@ -277,7 +277,7 @@ describe('parseReviewRequest', () => {
     ]);
   });
 
-  it('has no duplicate-id checks and no size limits', () => {
+  it('has no duplicate-id checks', () => {
     const claims = Array.from({ length: 3 }, () => ({ id: 'same', text: 't' }));
     expect(
       parseReviewRequest({ artifact_id: 'a', answer_text: 'b', claims }).artifact.claims,
@@ -318,6 +318,39 @@ describe('parseReviewRequest', () => {
         expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'b', options: { reviewed_at } }).options.reviewed_at).toBe(
           reviewed_at.startsWith('0001') ? '0001-01-01T00:00:00.000Z' : '9999-12-31T23:59:59.999Z',
         );
+    });
+  });
+
+  describe('size limits (a result names each claim up to eight times)', () => {
+    const claim = (i: number) => ({ id: `c${i}`, text: 't' });
+
+    it('takes at most 1,000 claims and 5,000 sources, refusing a longer list as one problem', () => {
+      const claims = Array.from({ length: 1000 }, (_, i) => claim(i));
+      const sources = Array.from({ length: 5000 }, (_, i) => ({ id: `s${i}` }));
+      expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'b', claims, sources }).artifact.claims).toHaveLength(1000);
+      expect(problemsOf({ artifact_id: 'a', answer_text: 'b', claims: [...claims, claim(1000)], sources: [...sources, { id: '' }] })).toEqual([
+        { path: 'claims', message: 'Expected at most 1000 items at [claims].' },
+        { path: 'sources', message: 'Expected at most 5000 items at [sources].' },
+      ]);
+    });
+
+    it('takes at most 100 cited source ids per claim', () => {
+      const source_ids = Array.from({ length: 100 }, (_, i) => `s${i}`);
+      expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'b', claims: [{ id: 'c', text: 't', source_ids }] }).artifact.claims[0].source_ids).toHaveLength(100);
+      expect(problemsOf({ artifact_id: 'a', answer_text: 'b', claims: [{ id: 'c', text: 't', source_ids: [...source_ids, 's'] }] })).toEqual([
+        { path: 'claims.0.source_ids', message: 'Expected at most 100 items at [claims.0.source_ids].' },
+      ]);
+    });
+
+    it('takes claim and source ids of at most 256 characters, an empty one refused as before', () => {
+      const long = 'x'.repeat(257);
+      expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'b', claims: [{ id: 'x'.repeat(256), text: 't' }] }).artifact.claims).toHaveLength(1);
+      expect(problemsOf({ artifact_id: 'a', answer_text: 'b', claims: [{ id: long, text: 't', source_ids: [long, ''] }], sources: [{ id: long }] })).toEqual([
+        { path: 'claims.0.id', message: 'Expected at most 256 characters at [claims.0.id].' },
+        { path: 'claims.0.source_ids.0', message: 'Expected at most 256 characters at [claims.0.source_ids.0].' },
+        { path: 'claims.0.source_ids.1', message: 'Expected non-empty string at [claims.0.source_ids.1].' },
+        { path: 'sources.0.id', message: 'Expected at most 256 characters at [sources.0.id].' },
+      ]);
     });
   });
 });

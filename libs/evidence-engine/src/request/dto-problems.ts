@@ -63,7 +63,8 @@ function collect(error: ValidationError, path: string, out: FieldProblem[]): voi
   const itemRule = broken
     ? (error.contexts?.[broken]?.[ITEM_RULE] as ItemRule | undefined)
     : undefined;
-  if (itemRule && Array.isArray(error.value)) collectItems(error, error.value, itemRule, path, out);
+  if (itemRule && Array.isArray(error.value) && error.value.length > itemRule.maxItems) out.push(problem(path, itemRule.tooManyMessage));
+  else if (itemRule && Array.isArray(error.value)) collectItems(error, error.value, itemRule, path, out);
   else if (broken) out.push(problem(path, error.constraints![broken]!));
   else for (const child of error.children ?? []) collect(child, pathOf(path, child.property), out);
 }
@@ -80,7 +81,7 @@ function collectItems(
   items.forEach((item, index) => {
     const at = pathOf(path, index);
     const child = inside.get(String(index));
-    if (!rule.test(item)) out.push(problem(at, rule.message));
+    if (!rule.test(item)) out.push(problem(at, rule.message(item)));
     else if (child) collect(child, at, out);
   });
 }

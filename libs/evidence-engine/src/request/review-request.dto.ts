@@ -3,6 +3,8 @@ import { ASSERTIVENESS } from '../types';
 import { ApiField, ApiFieldOptional } from './api-docs';
 import {
   BudgetCap,
+  Id,
+  IdList,
   JsonObjectOrNull,
   NestedObject,
   NestedObjectOrNull,
@@ -11,9 +13,12 @@ import {
   ObjectList,
   OneOfOrBlank,
   ReviewFlag,
-  TextList,
   TextOrNull,
   UtcInstant,
+  MAX_CLAIMS,
+  MAX_ID_LENGTH,
+  MAX_SOURCE_IDS_PER_CLAIM,
+  MAX_SOURCES,
   REVIEWED_AT_MAX,
   REVIEWED_AT_MIN,
 } from './field-rules';
@@ -24,8 +29,8 @@ import {
  * declared in the order their problems are listed; unknown fields are dropped, not refused.
  */
 export class ClaimDto {
-  @ApiField({ minLength: 1, example: 'c1' })
-  @NonEmptyText()
+  @ApiField({ minLength: 1, maxLength: MAX_ID_LENGTH, example: 'c1' })
+  @Id()
   id!: string;
 
   @ApiField({ minLength: 1, example: 'Vitamin C cures colds.' })
@@ -41,11 +46,13 @@ export class ClaimDto {
   assertiveness?: string | null;
 
   @ApiFieldOptional({
-    type: [String],
-    description: 'Ids of the sources cited for the claim (non-empty strings)',
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
+    maxItems: MAX_SOURCE_IDS_PER_CLAIM,
+    description: `Ids of the sources cited for the claim (non-empty strings), at most ${MAX_SOURCE_IDS_PER_CLAIM}`,
     example: ['s1'],
   })
-  @TextList()
+  @IdList(MAX_SOURCE_IDS_PER_CLAIM)
   source_ids?: string[];
 
   @ApiFieldOptional({ type: 'object', additionalProperties: true })
@@ -54,8 +61,8 @@ export class ClaimDto {
 }
 
 export class SourceDto {
-  @ApiField({ minLength: 1, example: 's1' })
-  @NonEmptyText()
+  @ApiField({ minLength: 1, maxLength: MAX_ID_LENGTH, example: 's1' })
+  @Id()
   id!: string;
 
   @ApiFieldOptional({ type: 'string', nullable: true, example: 'https://doi.org/10.1000/1' })
@@ -112,12 +119,20 @@ export class ArtifactDto {
   @TextOrNull()
   tenant_id?: string | null;
 
-  @ApiFieldOptional({ type: [ClaimDto] })
-  @ObjectList(() => ClaimDto)
+  @ApiFieldOptional({
+    type: [ClaimDto],
+    maxItems: MAX_CLAIMS,
+    description: `At most ${MAX_CLAIMS} claims (a longer list is refused, 422)`,
+  })
+  @ObjectList(() => ClaimDto, MAX_CLAIMS)
   claims?: ClaimDto[];
 
-  @ApiFieldOptional({ type: [SourceDto] })
-  @ObjectList(() => SourceDto)
+  @ApiFieldOptional({
+    type: [SourceDto],
+    maxItems: MAX_SOURCES,
+    description: `At most ${MAX_SOURCES} sources (a longer list is refused, 422)`,
+  })
+  @ObjectList(() => SourceDto, MAX_SOURCES)
   sources?: SourceDto[];
 
   @ApiFieldOptional({ type: 'object', additionalProperties: true })
