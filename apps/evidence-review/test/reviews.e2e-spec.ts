@@ -190,4 +190,22 @@ describe('evidence-review HTTP API', () => {
     await limit({ sources: [{ id: 's'.repeat(257) }] }, 'artifact.sources.0.id', 'Expected at most 256 characters at [artifact.sources.0.id].');
     // (1,000 claims do not fit this suite's 20,000-byte body limit; the engine's spec takes them.)
   });
+
+  it('logs one row per review id (the first answer) and lists by when reviews were logged, not by a client-set reviewed_at', async () => {
+    const token = await tenantToken('tenant-log');
+    const first = await call('POST', '/reviews', token, request('dup'));
+    // The same request again (reviewed_at is not part of the review id): the same review.
+    const again = await call('POST', '/reviews', token, request('dup', { reviewed_at: '2026-05-05T00:00:00Z' }));
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body['review_id']).toBe(first.body['review_id']);
+    expect((await call('GET', `/reviews/${first.body['review_id']}`, token)).text).toBe(first.text);
+    expect(await loggedIds(token, '&artifact_id=dup')).toEqual(['dup']);
+
+    await call('POST', '/reviews', token, request('pinned', { reviewed_at: '9999-12-31T23:59:59Z' }));
+    await call('POST', '/reviews', token, request('backdated', { reviewed_at: '1970-01-01T00:00:00Z' }));
+    await call('POST', '/reviews', token, request('now'));
+    expect(await loggedIds(token)).toEqual(['now', 'backdated', 'pinned', 'dup']);
+    // The replayed instant is still the review's own.
+    expect((await call('GET', '/reviews?per_page=100', token)).body['data'][2]['reviewed_at']).toBe('9999-12-31T23:59:59.000Z');
+  });
 });

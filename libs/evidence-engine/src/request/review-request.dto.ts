@@ -190,7 +190,7 @@ export class ReviewOptionsDto {
   @ApiFieldOptional({
     type: 'string',
     format: 'date-time',
-    description: `Replay: review as of this instant (the result is then byte-identical); UTC, ${REVIEWED_AT_MIN} to ${REVIEWED_AT_MAX}`,
+    description: `Replay: review as of this instant (the result is then byte-identical); UTC, ${REVIEWED_AT_MIN} to ${REVIEWED_AT_MAX}. It does not place the review in the log, which lists reviews in the order they were logged`,
   })
   @UtcInstant()
   reviewed_at?: string | null;

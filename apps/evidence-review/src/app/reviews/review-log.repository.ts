@@ -30,7 +30,11 @@ export class ReviewLogRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Resolves once the row is committed: a review is acknowledged only after it is in the log. */
+  /**
+   * Resolves once the row is committed: a review is acknowledged only after it is in the log. A
+   * review id already logged for the tenant keeps its first row (the id names one review, and
+   * GET /reviews/{id} serves it as first returned): the append is then a no-op.
+   */
   append(tenantId: string, entry: ReviewLogEntry): Promise<void> {
     return this.appends.add(rowValues(tenantId, entry));
   }
@@ -40,11 +44,16 @@ export class ReviewLogRepository {
     await this.dataSource.query(
       `INSERT INTO evidence_review_logs (tenant_id, review_id, artifact_id, profile_key, max_verdict, verdict_severity, risk_score,
          result, artifact, options, reviewed_at)
-       VALUES ${tuples.join(', ')}`,
+       VALUES ${tuples.join(', ')}
+       ON CONFLICT (tenant_id, review_id) DO NOTHING`,
       rows.flat(),
     );
   }
 
+  /**
+   * A page of the tenant's log, newest logged first: by the row id, the order rows were written,
+   * not by reviewed_at, which a client may set (options.reviewed_at) to any instant.
+   */
   async list(tenantId: string, q: ReviewListQuery) {
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
@@ -55,16 +64,16 @@ export class ReviewLogRepository {
     const rows = await this.dataSource.query(
       `SELECT review_id, artifact_id, profile_key, max_verdict, risk_score::float AS risk_score, tenant_id, reviewed_at, created_at
          FROM evidence_review_logs WHERE ${where.join(' AND ')}
-        ORDER BY reviewed_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, q.perPage, (q.page - 1) * q.perPage],
     );
     return { data: rows, current_page: q.page, last_page: Math.max(1, Math.ceil(total / q.perPage)), per_page: q.perPage, total };
   }
 
-  /** The latest stored result for a review id, as the exact JSON text first returned. */
+  /** The stored result for a review id (one row per id), as the exact JSON text first returned. */
   async find(tenantId: string, reviewId: string): Promise<string | null> {
     const [row] = await this.dataSource.query(
-      'SELECT result FROM evidence_review_logs WHERE tenant_id = $1 AND review_id = $2 ORDER BY id DESC LIMIT 1',
+      'SELECT result FROM evidence_review_logs WHERE tenant_id = $1 AND review_id = $2',
       [tenantId, reviewId],
     );
     return row ? (row.result as string) : null;
