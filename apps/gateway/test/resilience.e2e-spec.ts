@@ -346,14 +346,15 @@ describe('gateway under abuse', () => {
     const outcome = await withGuard(
       'stalled upload',
       new Promise<string>((resolve) => {
-        const req = request({ host, port, method: 'POST', path: '/api/kb/answer-first', headers: { 'content-length': 1000 }, agent: false }, (res) => {
+        const req = request({ host, port, method: 'POST', path: '/api/kb/answer-first', headers: { 'content-length': 256 * 1024 }, agent: false }, (res) => {
           res.resume();
           res.on('end', () => resolve(`ended:${res.statusCode}`));
           res.on('error', () => resolve(`cut:${res.statusCode}`));
         });
         req.on('error', () => resolve('cut'));
-        // A tenth of the declared body, then nothing: the gateway's body timeout (200 ms) ends it.
-        req.write(Buffer.alloc(100, 'u'));
+        // More than the gateway reads ahead (64 KiB, so the upstream gets the request and answers), less than the
+        // declared body, then nothing: the gateway's body timeout (200 ms) ends it.
+        req.write(Buffer.alloc(80 * 1024, 'u'));
       }),
     );
     expect(outcome.startsWith('cut')).toBe(true);

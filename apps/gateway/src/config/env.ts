@@ -72,6 +72,43 @@ export class GatewayEnv extends BaseEnv {
   @Max(600000)
   GATEWAY_CLIENT_BODY_TIMEOUT_MS: number = 30000;
 
+  /**
+   * A request body's whole allowance: the time the gateway spends waiting for it may not exceed
+   * this plus what its bytes earn at GATEWAY_CLIENT_BODY_MIN_RATE (408 after), so a body trickled
+   * a byte at a time, each pause under GATEWAY_CLIENT_BODY_TIMEOUT_MS, still ends.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  GATEWAY_CLIENT_BODY_DEADLINE_MS: number = 20000;
+
+  /**
+   * Bytes per second a request body must average beyond GATEWAY_CLIENT_BODY_DEADLINE_MS (each
+   * byte received adds 1000 / rate ms to its allowance). 16 KiB/s: a 1 MiB body has 84 s.
+   */
+  @IsInt()
+  @Min(512)
+  @Max(1073741824)
+  GATEWAY_CLIENT_BODY_MIN_RATE: number = 16384;
+
+  /**
+   * A request body up to this size is read whole by the gateway before it takes a connection to the
+   * upstream; a larger one its first this many bytes, the rest streaming as it arrives.
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(16777216)
+  GATEWAY_BODY_BUFFER_BYTES: number = 65536;
+
+  /**
+   * Requests from one client address that may hold connections to one upstream while still sending
+   * a body larger than GATEWAY_BODY_BUFFER_BYTES; more answer 429 with Retry-After.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1024)
+  GATEWAY_UPLOADS_PER_CLIENT: number = 16;
+
   /** Time a client has to send its request line and headers (408 after that). */
   @IsInt()
   @Min(100)

@@ -14,6 +14,17 @@ export class BodyStalledError extends Error {
   }
 }
 
+/** The client sent its body too slowly on average: it used up its whole-body allowance. */
+export class BodyTooSlowError extends BodyStalledError {
+  constructor(
+    readonly received: number,
+    waitedMs: number,
+  ) {
+    super(waitedMs);
+    this.message = `the request body was not received in time (${received} bytes in ${Math.round(waitedMs)} ms)`;
+  }
+}
+
 /** The client closed the connection before its body was complete. */
 export class ClientAbortedError extends Error {
   constructor() {
@@ -24,57 +35,79 @@ export class ClientAbortedError extends Error {
 export interface ClientBodyOptions {
   /** Bytes allowed for this route group. */
   limit: number;
-  /** Longest pause between body chunks while the upstream is waiting for more. */
+  /** Longest pause between body chunks while the gateway is waiting for more. */
   idleMs: number;
+  /**
+   * The whole body's allowance: the time spent waiting for the client may not exceed `deadlineMs`
+   * plus what the bytes received earn at `minRate`, so a body trickled a byte at a time (each
+   * pause under `idleMs`) still ends in 408.
+   */
+  deadlineMs: number;
+  /** Bytes per second: each byte received adds 1000 / minRate ms to the allowance. */
+  minRate: number;
   /** Called when the body is first asked for: where a `100 Continue` is sent. */
   onStart?: () => void;
 }
 
 /**
- * The client's request body, read only as fast as the upstream request consumes it (no
- * buffering beyond the socket's). Idle time counts only while the upstream waits for data, so a
- * slow upstream never makes a client look slow, and a client that stalls cannot hold a pooled
- * upstream connection for longer than `idleMs`.
+ * The client's request body. The first bytes are read ahead into the gateway (`prefetch`) before an
+ * upstream connection is taken, so a body up to that size is complete before it costs one; the rest
+ * is read only as fast as the upstream request consumes it (no buffering beyond the socket's). Time
+ * counts only while the gateway waits for the client, never while the upstream is slow to take the
+ * data, and it is bounded twice: no pause longer than `idleMs`, and no more waiting in all than
+ * `deadlineMs` plus what the bytes received earn at `minRate`. So a client that stalls or trickles
+ * cannot hold a pooled upstream connection for longer than those allow.
  */
 export class ClientBody {
   private received = 0;
   private complete = false;
   private started = false;
-  /** The first chunk (null: an empty body), read by `firstBytes` before an upstream connection is taken. */
-  private first: { chunk: Buffer | null } | undefined;
+  /** Time spent waiting for the client's bytes so far. */
+  private waitedMs = 0;
+  /** Bytes read ahead by `prefetch`, not yet handed to the upstream request. */
+  private readonly held: Buffer[] = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly options: ClientBodyOptions,
   ) {}
 
-  /** Whether the whole body was read (a connection with unread body bytes cannot simply be reused). */
+  /** Whether the whole body was read from the client (a connection with unread body bytes cannot simply be reused). */
   get ended(): boolean {
     return this.complete || this.req.readableEnded;
   }
 
   /**
-   * Waits for the body's first bytes (or its end) before the caller takes an upstream connection:
-   * a client that declares a body and then sends nothing holds no pooled connection, and an
-   * upstream that closes its idle keep-alive socket meanwhile (it has seen no request yet) cannot
-   * turn the client's stall into a 502. Rejects with BodyStalledError after `idleMs`.
+   * Reads ahead, before the caller takes an upstream connection, until more than `bytes` are held
+   * or the body ended (true). A client that declares a body and sends it slowly or not at all holds
+   * no pooled connection meanwhile, and an upstream that closes its idle keep-alive socket meanwhile
+   * (it has seen no request yet) cannot turn the client's stall into a 502. Rejects with
+   * BodyStalledError / BodyTooSlowError when the client runs out of time, BodyTooLargeError past the
+   * limit.
    */
-  async firstBytes(): Promise<void> {
+  async prefetch(bytes: number): Promise<boolean> {
     this.start();
-    this.first = { chunk: await this.next() };
+    while (!this.complete && this.heldBytes < bytes) {
+      const chunk = await this.pull();
+      if (chunk === null) break;
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+    }
+    return this.complete;
   }
 
   async *chunks(): AsyncGenerator<Buffer> {
     this.start();
     for (;;) {
-      const chunk = this.first ? this.first.chunk : await this.next();
-      this.first = undefined;
-      if (chunk === null) {
-        this.complete = true;
-        return;
+      const held = this.held.shift();
+      if (held) {
+        this.heldBytes -= held.length;
+        yield held;
+        continue;
       }
-      this.received += chunk.length;
-      if (this.received > this.options.limit) throw new BodyTooLargeError(this.options.limit);
+      const chunk = await this.pull();
+      if (chunk === null) return;
       yield chunk;
     }
   }
@@ -83,6 +116,23 @@ export class ClientBody {
     if (this.started) return;
     this.started = true;
     this.options.onStart?.();
+  }
+
+  private async pull(): Promise<Buffer | null> {
+    if (this.complete) return null;
+    const chunk = await this.next();
+    if (chunk === null) {
+      this.complete = true;
+      return null;
+    }
+    this.received += chunk.length;
+    if (this.received > this.options.limit) throw new BodyTooLargeError(this.options.limit);
+    return chunk;
+  }
+
+  /** What is left of the whole-body allowance, in ms. */
+  private allowanceMs(): number {
+    return this.options.deadlineMs + (this.received * 1000) / this.options.minRate - this.waitedMs;
   }
 
   /**
@@ -107,6 +157,9 @@ export class ClientBody {
     if (ready !== null) return Promise.resolve(ready);
     if (req.readableEnded) return Promise.resolve(null);
     if (req.destroyed) return Promise.reject(new ClientAbortedError());
+    const allowance = this.allowanceMs();
+    if (allowance <= 0) return Promise.reject(new BodyTooSlowError(this.received, this.waitedMs));
+    const waitStarted = performance.now();
     return new Promise((resolve, reject) => {
       const settle = (fn: () => void) => {
         clearTimeout(timer);
@@ -114,6 +167,7 @@ export class ClientBody {
         req.off('end', onEnd);
         req.off('error', onGone);
         req.off('close', onGone);
+        this.waitedMs += performance.now() - waitStarted;
         fn();
       };
       const onReadable = () => {
@@ -122,7 +176,9 @@ export class ClientBody {
       };
       const onEnd = () => settle(() => resolve(null));
       const onGone = () => settle(() => (req.readableEnded ? resolve(null) : reject(new ClientAbortedError())));
-      const timer = setTimeout(() => settle(() => reject(new BodyStalledError(this.options.idleMs))), this.options.idleMs);
+      const onTimeout = () =>
+        settle(() => reject(allowance < this.options.idleMs ? new BodyTooSlowError(this.received, this.waitedMs) : new BodyStalledError(this.options.idleMs)));
+      const timer = setTimeout(onTimeout, Math.min(this.options.idleMs, allowance));
       req.on('readable', onReadable);
       req.on('end', onEnd);
       req.on('error', onGone);

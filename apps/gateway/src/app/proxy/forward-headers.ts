@@ -87,8 +87,7 @@ export function trustedProxies(setting: string | undefined): TrustedProxies {
 export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, trust: TrustedProxies = NO_PROXY): Record<string, string | string[]> {
   const out = endToEndHeaders(req.headers);
   out['x-request-id'] = requestId;
-  // A socket already gone has no address; an empty value still forwards (undefined would make undici refuse the request).
-  out['x-forwarded-for'] = proxyAddr(req, trust) ?? '';
+  out['x-forwarded-for'] = clientAddress(req, trust);
   // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
   // the gateway when there is one and it is trusted (it sets X-Forwarded-Proto), else plain HTTP.
   out['x-forwarded-host'] = req.headers.host ?? '';
@@ -98,6 +97,15 @@ export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, 
 }
 
 const NO_PROXY: TrustedProxies = () => false;
+
+/**
+ * The one client address the gateway believes: the TCP peer, or, when the peer is a trusted proxy,
+ * the nearest address its X-Forwarded-For names that is not one. A socket already gone has no
+ * address: empty (as a header value it still forwards; undefined would make undici refuse the request).
+ */
+export function clientAddress(req: IncomingMessage, trust: TrustedProxies = NO_PROXY): string {
+  return proxyAddr(req, trust) ?? '';
+}
 
 function firstValue(v: string | string[] | undefined): string | undefined {
   if (v === undefined) return undefined;

@@ -33,6 +33,10 @@ import { buildRoutes, DEFAULT_ROUTES } from './route-table';
           connections: config.get('GATEWAY_UPSTREAM_CONNECTIONS', { infer: true }),
           queueTimeoutMs: config.get('GATEWAY_QUEUE_TIMEOUT_MS', { infer: true }),
           clientBodyTimeoutMs: config.get('GATEWAY_CLIENT_BODY_TIMEOUT_MS', { infer: true }),
+          clientBodyDeadlineMs: config.get('GATEWAY_CLIENT_BODY_DEADLINE_MS', { infer: true }),
+          clientBodyMinRate: config.get('GATEWAY_CLIENT_BODY_MIN_RATE', { infer: true }),
+          bodyBufferBytes: config.get('GATEWAY_BODY_BUFFER_BYTES', { infer: true }),
+          uploadsPerClient: config.get('GATEWAY_UPLOADS_PER_CLIENT', { infer: true }),
           trustedProxies: trustedProxies(config.get('GATEWAY_TRUSTED_PROXIES', { infer: true })),
           registry,
         });

@@ -5,7 +5,8 @@ import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
 import { requestIdFor } from '@platform/observability';
 import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
-import { clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
+import { ClientUploads, TooManyUploadsError } from './client-uploads';
+import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
@@ -18,8 +19,19 @@ export interface ProxyOptions {
   connections: number;
   /** Longest wait for a free upstream connection (503 after). */
   queueTimeoutMs: number;
-  /** Longest pause in a client's body while the upstream waits for it (408 after). */
+  /** Longest pause in a client's body while the gateway waits for it (408 after). */
   clientBodyTimeoutMs: number;
+  /**
+   * A body's whole allowance (408 after): the time spent waiting for it may not exceed this plus
+   * what its bytes earn at `clientBodyMinRate`.
+   */
+  clientBodyDeadlineMs: number;
+  /** Bytes per second a body must average, past `clientBodyDeadlineMs`. */
+  clientBodyMinRate: number;
+  /** A body up to this size is read whole before it takes an upstream connection; a larger one its first this many bytes. */
+  bodyBufferBytes: number;
+  /** Requests from one client address that may hold connections to one upstream while still sending their body (429 past). */
+  uploadsPerClient: number;
   /** The proxies in front of the gateway whose X-Forwarded-For and X-Forwarded-Proto are believed. */
   trustedProxies: TrustedProxies;
   registry: Registry;
@@ -44,17 +56,29 @@ function declaredLength(req: IncomingMessage): number | undefined {
   return raw === undefined ? undefined : Number(raw);
 }
 
+/** The body's chunks; `done` (when given) is called once the body is complete or abandoned. */
+async function* untilEnd(chunks: AsyncGenerator<Buffer>, done: (() => void) | undefined): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
+  } finally {
+    done?.();
+  }
+}
+
 /**
  * Streams requests to the upstream chosen by path prefix over pooled keep-alive connections.
  * Method, end-to-end headers, body and response are passed through as streams, so large uploads
- * and server-sent events flow without buffering. Every way a request can end (answered, refused,
- * client gone, upstream down or slow) gives its connection slot back, so no client can wedge it.
+ * and server-sent events flow without buffering beyond a body's first bytes (read ahead before a
+ * connection slot is taken: small bodies whole). Every way a request can end (answered, refused,
+ * client gone, upstream down or slow, client too slow) gives its connection slot back, so no
+ * client can wedge it.
  */
 @Injectable()
 export class ProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger('Proxy');
   private readonly pools = new Map<string, Pool>();
   private readonly slots = new Map<string, UpstreamSlots>();
+  private readonly uploads = new Map<string, ClientUploads>();
   private readonly outcomes: Counter<'upstream' | 'outcome'>;
 
   constructor(private readonly options: ProxyOptions) {
@@ -62,6 +86,7 @@ export class ProxyService implements OnApplicationShutdown {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
       this.slots.set(route.upstream, new UpstreamSlots(options.connections, options.queueTimeoutMs));
+      this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient));
     }
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
@@ -143,28 +168,28 @@ export class ProxyService implements OnApplicationShutdown {
     res.once('close', onClose);
 
     let release: (() => void) | undefined;
+    let uploading: (() => void) | undefined;
     const body = hasBody
       ? new ClientBody(req, {
           limit: route.maxBodyBytes,
           idleMs: this.options.clientBodyTimeoutMs,
-          // The 100 goes out once the gateway asks for the body: after a connection slot is free (a saturated
-          // upstream gets its 503 before the client uploads anything).
+          deadlineMs: this.options.clientBodyDeadlineMs,
+          minRate: this.options.clientBodyMinRate,
+          // The 100 goes out once the gateway asks for the body, which it reads ahead before taking a connection slot.
           onStart: expectsContinue(req) ? () => res.writeContinue() : undefined,
         })
       : undefined;
     try {
-      const slots = this.slots.get(route.upstream)!;
-      // The upstream request goes out only once the body's first bytes are here: a client that declared a body and
-      // sends nothing never holds an upstream connection, which the upstream might close as idle meanwhile (a 502
-      // for the client's stall). A client that does not wait for 100 gets no slot until it sends; one that waits for
-      // 100 holds its slot from the 100 until its first bytes (or the body timeout).
-      if (body && expectsContinue(req)) {
-        release = await slots.acquire(cancel.signal);
-        await body.firstBytes();
-      } else {
-        await body?.firstBytes();
-        release = await slots.acquire(cancel.signal);
-      }
+      // A body is read ahead before the request takes one of the upstream's connection slots: whole when it is no
+      // larger than the buffer, else its first bufferBytes. A client that sends slowly or not at all (a byte every
+      // few seconds, or a declared body that never starts) then holds no slot while it does, only its own
+      // connection, and runs out of its allowance (408) without having cost anyone else anything; nor can an
+      // upstream that closes its idle keep-alive connection meanwhile turn the client's stall into a 502.
+      const whole = body ? await body.prefetch(this.options.bodyBufferBytes + 1) : true;
+      // The rest of a larger body streams to the upstream as it arrives, holding a slot meanwhile: bounded in time by
+      // the body's allowance, and in number per client address, so one client cannot take the pool with slow uploads.
+      if (!whole) uploading = this.uploads.get(route.upstream)!.hold(clientAddress(req, this.options.trustedProxies));
+      release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
       // undici writes the answer's body straight into the client's response (with backpressure,
       // ending it when the upstream ends); no intermediate stream and no pipeline per request.
       await this.pools.get(route.upstream)!.stream(
@@ -173,7 +198,7 @@ export class ProxyService implements OnApplicationShutdown {
           method: req.method as 'GET',
           headers,
           // An async iterable body is documented (Dispatcher.md) though missing from undici's typings.
-          body: body?.chunks() as unknown as Readable | undefined,
+          body: body && (untilEnd(body.chunks(), uploading) as unknown as Readable),
           signal: cancel.signal,
         },
         ({ statusCode, headers: upstreamHeaders }) => {
@@ -187,6 +212,7 @@ export class ProxyService implements OnApplicationShutdown {
     } catch (e) {
       this.fail(route, req, res, path, requestId, body, e, cancel.signal.aborted);
     } finally {
+      uploading?.();
       release?.();
       res.off('close', onClose);
     }
@@ -223,6 +249,10 @@ export class ProxyService implements OnApplicationShutdown {
     if (e instanceof BodyTooLargeError) {
       this.count(route, 'client_error');
       return [413, 'payload_too_large', e.message, {}];
+    }
+    if (e instanceof TooManyUploadsError) {
+      this.count(route, 'client_error');
+      return [429, 'too_many_requests', e.message, { 'retry-after': '1' }];
     }
     if (e instanceof SlotWaitTimeoutError) {
       this.count(route, 'queue_timeout');
