@@ -51,9 +51,9 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
   const api = () => new KbClient(svc.url);
   const guardrails = () => svc.app.get<Guardrails>(KB_GUARDRAILS);
 
-  const connect = async () => {
+  const connect = async (token = mcpToken) => {
     const client = new Client({ name: 'kb-test-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/kb`), { requestInit: { headers: { authorization: `Bearer ${mcpToken}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp/kb`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     return client;
   };
   /** Changes guardrails settings the way the admin API does (stored, then SettingsChanged) and waits until kb-api applied them. */
@@ -257,6 +257,26 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       const late = await api().call('POST', note!.approve_path, { token: superAdmin.token });
       expect(late.status).toBe(409);
       expect(late.body).toMatchObject({ error: 'decision_failed', status: 'expired' });
+    });
+
+    it('does not run a call whose MCP token was revoked before the approval, and says why', async () => {
+      const issued = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: 'short-lived agent' } });
+      const revocable = await connect(issued.body.plain_token);
+      const r = await revocable.callTool({ name: 'kb-recent-changes', arguments: { project_key: 'ops', limit: 4 } });
+      const approvalId = parse(r).error.approval_id as string;
+      await revocable.close();
+      expect((await api().call('POST', `/api/admin/mcp/tokens/${issued.body.data.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
+      const note = await tokenFor(approvalId);
+      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+      const ended = await eventually(
+        async () => (await db.query(`SELECT status, result FROM kb_parked_tool_calls WHERE approval_id = $1`, [approvalId]))[0],
+        (row) => row?.status !== 'pending' && row?.status !== 'running',
+        'the approved call to end',
+      );
+      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'mcp_token_revoked' } } });
+      expect(ended.result.error.message).toMatch(/approved but not run/);
+      const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '4' ORDER BY id`);
+      expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:mcp_token_revoked' });
     });
 
     it("answers 404 for another caller's or an unknown parked call", async () => {

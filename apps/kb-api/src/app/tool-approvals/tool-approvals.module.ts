@@ -6,6 +6,8 @@ import { McpAuditService } from '../mcp/audit/mcp-audit.service';
 import { McpToolRunner } from '../mcp/server/mcp-tool-runner';
 import { McpServersService } from '../mcp/servers/mcp-servers.service';
 import { McpToolSettingsRepository } from '../mcp/servers/mcp-tool-settings.repository';
+import { McpTokensRepository } from '../mcp/tokens/mcp-tokens.repository';
+import { McpTokensService } from '../mcp/tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../mcp/tools/kb-tool-catalogue';
 import { McpKnowledgeRepository } from '../mcp/tools/mcp-knowledge.repository';
 import { NotificationsModule } from '../notifications/notifications.module';
@@ -50,6 +52,9 @@ export class ToolApprovalsModule {
         McpServersService,
         McpAuditRepository,
         McpAuditService,
+        // A parked call runs only while the MCP token that asked for it is still usable.
+        McpTokensRepository,
+        McpTokensService,
         McpToolRunner,
         WidgetToolsService,
         ApprovedCallsWorker,

@@ -10,6 +10,7 @@ import { ToolApprovalsService } from '../../tool-approvals/tool-approvals.servic
 import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCallOutcome } from '../audit/mcp-audit.repository';
 import { McpServersService } from '../servers/mcp-servers.service';
+import { McpTokensService } from '../tokens/mcp-tokens.service';
 import { KbToolCatalogue } from '../tools/kb-tool-catalogue';
 import { InvalidToolArguments, KbTool, ToolNotFound } from '../tools/kb-tool';
 import { McpCaller } from './mcp-caller';
@@ -51,6 +52,7 @@ export class McpToolRunner {
     private readonly output: OutputGuard,
     private readonly indirect: IndirectInjectionScreen,
     private readonly approvals: ToolApprovalsService,
+    private readonly tokens: McpTokensService,
   ) {
     approvals.registerRunner('mcp', (row, args) => this.resume(row, args));
   }
@@ -84,6 +86,13 @@ export class McpToolRunner {
     const tool = this.catalogue.find(row.tool);
     if (!tool) return { ok: false, result: { error: { code: 'unknown_tool', message: `Tool ${row.tool} does not exist.` } } };
     const entry = { tenantId: row.tenant_id, tokenId: row.mcp_token_id === null ? null : String(row.mcp_token_id), userId: row.user_id === null ? null : String(row.user_id), tool: row.tool, arguments: args };
+    // Revoking a token stops what it asked for too: a call it parked does not run once approved.
+    const refusal = entry.tokenId === null ? null : await this.tokens.refusalFor(row.tenant_id, entry.tokenId);
+    if (refusal) {
+      await this.audit.record({ ...entry, outcome: 'denied', reason: `approved:${refusal.code}`, durationMs: 0 });
+      const message = `The call was approved but not run: ${refusal.message}`;
+      return { ok: false, result: { error: { code: refusal.code, message } } };
+    }
     const rowId = await this.audit.record({ ...entry, outcome: 'error', reason: 'incomplete', durationMs: 0 });
     const ran = await this.run(row.tenant_id, tool, args);
     await this.audit.finish(row.tenant_id, rowId, ran.outcome, ran.reason === null ? 'approved' : `approved:${ran.reason}`, Date.now() - started);

@@ -56,6 +56,11 @@ export class McpTokensRepository {
     return row ?? null;
   }
 
+  async byId(tenantId: string, id: string): Promise<McpTokenRow | null> {
+    const [row] = await queryRows<McpTokenRow>(this.db, `SELECT ${COLUMNS} FROM kb_mcp_tokens WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    return row ?? null;
+  }
+
   async findByHash(hash: string): Promise<McpTokenRow | null> {
     const [row] = await queryRows<McpTokenRow>(this.db, `SELECT ${COLUMNS} FROM kb_mcp_tokens WHERE token_hash = $1`, [hash]);
     return row ?? null;

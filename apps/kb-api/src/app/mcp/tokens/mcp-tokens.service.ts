@@ -91,8 +91,24 @@ export class McpTokensService {
 
   /** Refuses a revoked or expired token; records the use of a usable one. */
   async assertUsable(row: McpTokenRow): Promise<void> {
-    if (row.revoked_at) throw new KbError(403, 'mcp_token_revoked', 'The MCP token has been revoked.');
-    if (row.expires_at && row.expires_at.getTime() <= this.clock.nowMs()) throw new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
+    const refusal = this.refusalOf(row);
+    if (refusal) throw refusal;
     await this.tokens.touch(row.id);
+  }
+
+  /**
+   * Why a token of the tenant can no longer act (revoked, expired, gone), or null while it can. For
+   * work done later on a token's behalf, such as a parked call a human approves after the token
+   * was revoked: it runs only while the token could still have asked for it.
+   */
+  async refusalFor(tenantId: string, id: string): Promise<KbError | null> {
+    const row = await this.tokens.byId(tenantId, id);
+    return row ? this.refusalOf(row) : new KbError(403, 'mcp_token_revoked', 'The MCP token no longer exists.');
+  }
+
+  private refusalOf(row: McpTokenRow): KbError | null {
+    if (row.revoked_at) return new KbError(403, 'mcp_token_revoked', 'The MCP token has been revoked.');
+    if (row.expires_at && row.expires_at.getTime() <= this.clock.nowMs()) return new KbError(403, 'mcp_token_expired', 'The MCP token has expired.');
+    return null;
   }
 }
