@@ -38,6 +38,7 @@ describe('guardrails-admin: edge hygiene', () => {
     ['invalid UTF-8 bytes in a JSON string', 'POST', '/try/screen', withInvalidByte('{"prompt":"a~b"}'), 'body.prompt', 'UTF-8'],
     ['JSON nested 5,000 levels', 'PUT', '/settings', `{"settings":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'body', 'levels'],
     ['an integer of 1e20', 'PUT', '/settings', '{"settings":{"normalization.max_prompt_length":1e20}}', 'body.settings.normalization.max_prompt_length', '2^53'],
+    ['a threshold that underflows to zero', 'PUT', '/settings', '{"settings":{"input_screen.classifier_threshold":1e-400}}', 'body', 'range of a double'],
   ])('answers 422 validation_failed in the error envelope for %s', async (_name, method, path, body, field, word) => {
     const r = await call(method, path, body);
     expect(r.status).toBe(422);

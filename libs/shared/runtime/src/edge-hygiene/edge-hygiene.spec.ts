@@ -98,6 +98,8 @@ describe('edge hygiene in front of a Nest app', () => {
     ['JSON nested 5,000 levels deep', Buffer.from(`{"nested":${'['.repeat(5000)}${']'.repeat(5000)}}`), 'body', `${MAX_JSON_DEPTH} levels`],
     ['an integer no client sends exactly', Buffer.from('{"page":1e20}'), 'body.page', '2^53'],
     ['a 20-digit integer', Buffer.from('{"page":99999999999999999999}'), 'body.page', '2^53'],
+    ['a number that overflows to infinity', Buffer.from('{"meta":{"n":1e309}}'), 'body.meta.n', 'range of a double'],
+    ['a number that underflows to zero', Buffer.from('{"threshold":1e-400}'), 'body', 'range of a double'],
   ])('refuses %s in a JSON body with a 422 naming the field', async (_name, body, field, word) => {
     const r = await send(base, 'POST', '/items', body);
     expect(r.status).toBe(422);

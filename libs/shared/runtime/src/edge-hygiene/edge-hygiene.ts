@@ -10,7 +10,9 @@ import {
   findInParsed,
   formEncodedProblem,
   jsonDepthExceeds,
+  jsonNumberUnderflows,
   NUL_MESSAGE,
+  NUMBER_RANGE_MESSAGE,
   pathSegmentProblem,
   textProblem,
   UNSAFE_NUMBER_MESSAGE,
@@ -128,6 +130,7 @@ function verifyJson(_req: Request, _res: Response, buf: Buffer, encoding: string
   if (!isUtf8Charset(encoding)) throw new EdgeRefusal(415, UNSUPPORTED_CHARSET);
   if (jsonDepthExceeds(buf)) refuse('body', DEPTH_MESSAGE);
   if (!isUtf8(buf)) refuse(invalidUtf8Field(buf), UTF8_MESSAGE);
+  if (jsonNumberUnderflows(buf)) refuse('body', NUMBER_RANGE_MESSAGE);
 }
 
 /** Runs before the form is parsed: UTF-8 only, and every percent-decoded name and value usable text. */
@@ -141,7 +144,7 @@ function verifyForm(_req: Request, _res: Response, buf: Buffer, encoding: string
 /** After parsing: NUL in any key or value (JSON's `\u0000` escape) and integers no client sends exactly. */
 function parsedProblem(body: unknown): EdgeProblem | undefined {
   const found = findInParsed(body, 'body', '\0', true);
-  return found && { field: found.field, message: found.kind === 'number' ? UNSAFE_NUMBER_MESSAGE : NUL_MESSAGE };
+  return found && { field: found.field, message: { number: UNSAFE_NUMBER_MESSAGE, range: NUMBER_RANGE_MESSAGE, text: NUL_MESSAGE }[found.kind] };
 }
 
 function limitFor(path: string, options: EdgeHygieneOptions): number {

@@ -1,4 +1,4 @@
-import { findInParsed, formEncodedProblem, jsonDepthExceeds, MAX_JSON_DEPTH, NUL_MESSAGE, pathSegmentProblem, percentDecodeBytes, textProblem, UTF8_MESSAGE } from './text-checks';
+import { findInParsed, formEncodedProblem, jsonDepthExceeds, jsonNumberUnderflows, MAX_JSON_DEPTH, NUL_MESSAGE, pathSegmentProblem, percentDecodeBytes, textProblem, UTF8_MESSAGE } from './text-checks';
 
 const nested = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
 
@@ -51,5 +51,14 @@ describe('edge text checks', () => {
     expect(findInParsed({ page: 1e20 }, 'body', '\0', true)).toEqual({ field: 'body.page', kind: 'number' });
     expect(findInParsed({ page: 1e20, score: 0.5, max: Number.MAX_SAFE_INTEGER }, 'body', '\0', false)).toBeUndefined();
     expect(findInParsed({ score: 1.5e-300, n: -2, ok: true, none: null }, 'body', '\0', true)).toBeUndefined();
+  });
+
+  it('finds numbers beyond a double: overflow to infinity after parsing, underflow to zero in the raw body', () => {
+    expect(findInParsed(JSON.parse('{"m":{"n":1e309}}'), 'body', '\0', true)).toEqual({ field: 'body.m.n', kind: 'range' });
+    expect(findInParsed(JSON.parse('[-1e400]'), 'body', '\0', true)).toEqual({ field: 'body.0', kind: 'range' });
+    for (const underflow of ['{"t":1e-400}', '[0, -2.5E-999]', '{"a":"1e-400","b":1.0e-330}']) expect(jsonNumberUnderflows(Buffer.from(underflow))).toBe(true);
+    // A written zero, a small but representable number, and the same digits inside strings are fine.
+    for (const fine of ['{"t":0e-5}', '{"t":0.000e-400}', '{"t":5e-324,"u":1e-300}', '{"s":"1e-400","k\\"":"x e-1 1e-999"}', '{"ok":true,"no":false,"e":-1}'])
+      expect(jsonNumberUnderflows(Buffer.from(fine))).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ export const NUL_MESSAGE = 'must not contain NUL characters';
 export const UTF8_MESSAGE = 'must be valid UTF-8';
 export const DEPTH_MESSAGE = `must not nest JSON deeper than ${MAX_JSON_DEPTH} levels`;
 export const UNSAFE_NUMBER_MESSAGE = 'must be a number a client can send exactly (an integer of at most 2^53 - 1 in magnitude)';
+export const NUMBER_RANGE_MESSAGE = 'must be a number within the range of a double (1e309 overflows to infinity, 1e-400 underflows to zero)';
 
 const PERCENT = 0x25;
 
@@ -118,17 +119,59 @@ export function jsonDepthExceeds(bytes: Uint8Array, max = MAX_JSON_DEPTH): boole
   return false;
 }
 
+/** A JSON number literal: sign, digits, fraction, exponent. */
+const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * Whether a JSON body (raw bytes) holds a number literal whose value underflows to zero, such as
+ * `1e-400` (a non-zero digit written, 0 parsed). JSON.parse reads it as 0 without a word, and no
+ * check after parsing can tell it from a written 0. Strings are skipped as the depth check skips them.
+ */
+export function jsonNumberUnderflows(bytes: Uint8Array): boolean {
+  // Underflow needs a negative exponent: most bodies have none and skip the scan.
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!buf.includes('e-') && !buf.includes('E-')) return false;
+  const text = buf.toString('latin1');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) return false;
+        let backslashes = 0;
+        while (text.charCodeAt(j - 1 - backslashes) === 0x5c) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER_LITERAL.lastIndex = i;
+      const literal = NUMBER_LITERAL.exec(text)?.[0];
+      if (!literal) continue;
+      const exponent = literal.search(/[eE]/);
+      if (exponent > 0 && Number(literal) === 0 && /[1-9]/.test(literal.slice(0, exponent))) return true;
+      i += literal.length - 1;
+    }
+  }
+  return false;
+}
+
 /** Dotted path of a field under `parent` (array indexes as numbers: `documents.3.title`). */
 const join = (parent: string, key: string | number) => `${parent}.${typeof key === 'string' ? fieldName(key, false) : key}`;
 
 /**
  * The first string (key or value) in a parsed body that holds `needle`, or with `unsafeNumbers` an
  * integral number beyond 2^53 - 1 (JSON `1e20` or `99999999999999999999`, which no JS or SQL
- * integer receives exactly). The depth is bounded by the depth check before parsing.
+ * integer receives exactly) or one that overflowed to infinity (`range`). The depth is bounded by the depth check before parsing.
  */
-export function findInParsed(value: unknown, parent: string, needle: string, unsafeNumbers: boolean): { field: string; kind: 'text' | 'number' } | undefined {
+export function findInParsed(value: unknown, parent: string, needle: string, unsafeNumbers: boolean): { field: string; kind: 'text' | 'number' | 'range' } | undefined {
   if (typeof value === 'string') return value.includes(needle) ? { field: parent, kind: 'text' } : undefined;
-  if (typeof value === 'number') return unsafeNumbers && Number.isFinite(value) && Number.isInteger(value) && !Number.isSafeInteger(value) ? { field: parent, kind: 'number' } : undefined;
+  if (typeof value === 'number') {
+    if (!unsafeNumbers) return undefined;
+    // JSON `1e309` parses to Infinity, which JSON.stringify writes back as null.
+    if (!Number.isFinite(value)) return { field: parent, kind: 'range' };
+    return Number.isInteger(value) && !Number.isSafeInteger(value) ? { field: parent, kind: 'number' } : undefined;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findInParsed(value[i], join(parent, i), needle, unsafeNumbers);
