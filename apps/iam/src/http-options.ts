@@ -1,32 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
-import { clientDataError, toProblem } from '@platform/observability';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ProblemDetailsFilter } from '@platform/observability';
 import type { HttpAppOptions } from '@platform/runtime';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { OAuthErrorFilter } from './app/oauth/oauth-error';
 import { OPENAPI_SPEC } from './openapi-spec';
 
 const OAUTH_PREFIX = '/oauth/';
-
-/**
- * The platform's problem+json answer with `instance` naming the path alone: the query string is
- * client input that can carry credentials (`?access_token=…`, a sign-in `code`), and a problem
- * document travels back through proxies, browsers and their logs.
- */
-@Catch()
-export class IamProblemFilter implements ExceptionFilter {
-  private readonly logger = new Logger('ProblemDetailsFilter');
-
-  catch(raised: unknown, host: ArgumentsHost): void {
-    const exception = clientDataError(raised, this.logger) ?? raised;
-    const http = host.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
-    const problem = toProblem(exception, req?.originalUrl?.split('?', 1)[0]);
-    if (problem.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    if (res.headersSent) return;
-    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
-  }
-}
 
 /**
  * Errors raised before routing (the edge layer's refusals, a malformed or oversized body, an
@@ -36,7 +15,7 @@ export class IamProblemFilter implements ExceptionFilter {
 @Catch()
 export class IamErrorFilter implements ExceptionFilter {
   private readonly oauth = new OAuthErrorFilter();
-  private readonly problem = new IamProblemFilter();
+  private readonly problem = new ProblemDetailsFilter();
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const path = host.switchToHttp().getRequest<Request>().path ?? '';

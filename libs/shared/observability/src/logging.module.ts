@@ -72,6 +72,34 @@ export function writeAccessLog(logger: PinoInstance, req: IncomingMessage & { id
   logger.info(line, res.writableEnded ? 'request completed' : 'request aborted');
 }
 
+/** Query parameters that carry credentials when a client puts them in a URL (RFC 6750 §2.3 allows `access_token`). */
+const CREDENTIAL_PARAMETERS = /^(?:access_token|refresh_token|id_token|token|client_secret|client_assertion|code|code_verifier|password|secret|api_key|apikey|key|signature|sig)$/i;
+
+/**
+ * The URL as the access log shows it: the values of credential-bearing query parameters replaced,
+ * so a token a client put in the query string never lands in the logs.
+ */
+export function loggedUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape is logged as sent; the name still decides.
+      }
+      return eq >= 0 && CREDENTIAL_PARAMETERS.test(decoded.trim()) ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
 /** The HTTP logger's settings: JSON to stdout with request id, principal fields and secret redaction. */
 export function pinoHttpOptions(service: string, level: string, pretty: boolean): PinoHttpOptions {
   return {
@@ -84,7 +112,7 @@ export function pinoHttpOptions(service: string, level: string, pretty: boolean)
     autoLogging: { ignore: (req) => isQuietPath(req.url) },
     customProps: accessLogProps,
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
     },
     transport: pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
   };

@@ -2,10 +2,10 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACT_PATHS, requestIdFor } from './logging.module';
-import { toProblem } from './problem-details.filter';
+import { loggedUrl, REDACT_PATHS, requestIdFor } from './logging.module';
+import { ProblemDetailsFilter, toProblem } from './problem-details.filter';
 import { DomainError, ValidationFailedError } from './domain-error';
-import { HttpException } from '@nestjs/common';
+import { ArgumentsHost, HttpException } from '@nestjs/common';
 
 function capture(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
@@ -34,6 +34,25 @@ describe('log redaction', () => {
     const text = JSON.stringify(line);
     for (const secret of ['Bearer abc', 'sid=1', 'hunter2', '"cs"', '"rt"', 'kbp_x']) expect(text).not.toContain(secret);
     expect(line).toMatchObject({ body: { name: 'ok' }, req: { headers: { accept: 'json' } } });
+  });
+});
+
+describe('logged URLs', () => {
+  it('censors the values of credential parameters in the query, keeping the rest', () => {
+    expect(loggedUrl('/api/iam/v1/applications?access_token=eyJ.x.y&page=2')).toBe('/api/iam/v1/applications?access_token=[redacted]&page=2');
+    expect(loggedUrl('/cb?code=abc&state=s&Client_Secret=c&%6Bey=k&q=a+b')).toBe('/cb?code=[redacted]&state=s&Client_Secret=[redacted]&%6Bey=[redacted]&q=a+b');
+    expect(loggedUrl('/x?token&%zz=1&tokens=2')).toBe('/x?token&%zz=1&tokens=2');
+    expect(loggedUrl('/plain/path')).toBe('/plain/path');
+  });
+});
+
+describe('problem instance', () => {
+  it('names the path alone, never the query a credential may ride in', () => {
+    let sent = '';
+    const res = { headersSent: false, status: () => res, type: () => res, send: (b: string) => (sent = b) };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ originalUrl: '/api/x?access_token=secret' }), getResponse: () => res }) };
+    new ProblemDetailsFilter().catch(new HttpException('no', 401), host as unknown as ArgumentsHost);
+    expect(JSON.parse(sent).instance).toBe('/api/x');
   });
 });
 

@@ -62,7 +62,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
-    const problem = toProblem(exception, req?.originalUrl);
+    // The path alone: the query string is client input that can carry credentials
+    // (`?access_token=…`, a sign-in `code`), and a problem travels back through proxies and logs.
+    const problem = toProblem(exception, req?.originalUrl?.split('?', 1)[0]);
     if (problem.status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) return;
     res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
