@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
 import { PlatformModule } from '@platform/runtime';
 import { IamCryptoModule } from './app/crypto.module';
 import { LoginModule } from './app/login/login.module';
@@ -7,7 +6,6 @@ import { ManagementModule } from './app/management/management.module';
 import { OAuthModule } from './app/oauth/oauth.module';
 import { IamOpenApiModule } from './app/openapi.controller';
 import { RegistrationModule } from './app/registration/registration.module';
-import { WellFormedTextPipe } from './app/well-formed-text.pipe';
 import { IamEnv } from './config/env';
 import { IamConfigModule } from './config/iam-config';
 import { entities } from './data-source';
@@ -24,7 +22,5 @@ import { migrations } from './migrations';
     RegistrationModule,
     IamOpenApiModule,
   ],
-  // Every route's body, whatever its DTO or reader (the validation pipe, readForm, readDto).
-  providers: [{ provide: APP_PIPE, useClass: WellFormedTextPipe }],
 })
 export class AppModule {}

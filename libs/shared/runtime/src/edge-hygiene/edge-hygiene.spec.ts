@@ -100,6 +100,7 @@ describe('edge hygiene in front of a Nest app', () => {
     ['a 20-digit integer', Buffer.from('{"page":99999999999999999999}'), 'body.page', '2^53'],
     ['a number that overflows to infinity', Buffer.from('{"meta":{"n":1e309}}'), 'body.meta.n', 'range of a double'],
     ['a number that underflows to zero', Buffer.from('{"threshold":1e-400}'), 'body', 'range of a double'],
+    ['a lone UTF-16 surrogate escape', Buffer.from('{"meta":{"name":"a\\ud800b"}}'), 'body.meta.name', 'valid Unicode'],
   ])('refuses %s in a JSON body with a 422 naming the field', async (_name, body, field, word) => {
     const r = await send(base, 'POST', '/items', body);
     expect(r.status).toBe(422);

@@ -11,6 +11,7 @@ import {
   formEncodedProblem,
   jsonDepthExceeds,
   jsonNumberUnderflows,
+  LONE_SURROGATE_MESSAGE,
   NUL_MESSAGE,
   NUMBER_RANGE_MESSAGE,
   pathSegmentProblem,
@@ -119,7 +120,7 @@ function refuse(field: string, message: string): never {
 /** The first field of an unparsed JSON body whose strings hold invalid UTF-8 (read leniently to find it). */
 function invalidUtf8Field(buf: Buffer): string {
   try {
-    return findInParsed(JSON.parse(buf.toString('utf8')), 'body', '\uFFFD', false)?.field ?? 'body';
+    return findInParsed(JSON.parse(buf.toString('utf8')), 'body', '\uFFFD')?.field ?? 'body';
   } catch {
     return 'body';
   }
@@ -143,8 +144,8 @@ function verifyForm(_req: Request, _res: Response, buf: Buffer, encoding: string
 
 /** After parsing: NUL in any key or value (JSON's `\u0000` escape) and integers no client sends exactly. */
 function parsedProblem(body: unknown): EdgeProblem | undefined {
-  const found = findInParsed(body, 'body', '\0', true);
-  return found && { field: found.field, message: { number: UNSAFE_NUMBER_MESSAGE, range: NUMBER_RANGE_MESSAGE, text: NUL_MESSAGE }[found.kind] };
+  const found = findInParsed(body, 'body', '\0', { unsafeNumbers: true, loneSurrogates: true });
+  return found && { field: found.field, message: { number: UNSAFE_NUMBER_MESSAGE, range: NUMBER_RANGE_MESSAGE, surrogate: LONE_SURROGATE_MESSAGE, text: NUL_MESSAGE }[found.kind] };
 }
 
 function limitFor(path: string, options: EdgeHygieneOptions): number {

@@ -46,16 +46,25 @@ describe('edge text checks', () => {
   });
 
   it('finds NUL in keys and values of a parsed body, and integers beyond 2^53 - 1', () => {
-    expect(findInParsed({ a: ['ok', { title: 'x\u0000' }] }, 'body', '\0', false)).toEqual({ field: 'body.a.1.title', kind: 'text' });
-    expect(findInParsed({ 'k\u0000': 1 }, 'body', '\0', false)).toEqual({ field: 'body.k\\0', kind: 'text' });
-    expect(findInParsed({ page: 1e20 }, 'body', '\0', true)).toEqual({ field: 'body.page', kind: 'number' });
-    expect(findInParsed({ page: 1e20, score: 0.5, max: Number.MAX_SAFE_INTEGER }, 'body', '\0', false)).toBeUndefined();
-    expect(findInParsed({ score: 1.5e-300, n: -2, ok: true, none: null }, 'body', '\0', true)).toBeUndefined();
+    expect(findInParsed({ a: ['ok', { title: 'x\u0000' }] }, 'body', '\0')).toEqual({ field: 'body.a.1.title', kind: 'text' });
+    expect(findInParsed({ 'k\u0000': 1 }, 'body', '\0')).toEqual({ field: 'body.k\\0', kind: 'text' });
+    expect(findInParsed({ page: 1e20 }, 'body', '\0', { unsafeNumbers: true })).toEqual({ field: 'body.page', kind: 'number' });
+    expect(findInParsed({ page: 1e20, score: 0.5, max: Number.MAX_SAFE_INTEGER }, 'body', '\0')).toBeUndefined();
+    expect(findInParsed({ score: 1.5e-300, n: -2, ok: true, none: null }, 'body', '\0', { unsafeNumbers: true })).toBeUndefined();
+  });
+
+  it('finds lone UTF-16 surrogates in keys and values when asked, never a surrogate pair', () => {
+    const checks = { loneSurrogates: true };
+    expect(findInParsed(JSON.parse('{"a":["ok",{"t":"x\\ud800"}]}'), 'body', '\0', checks)).toEqual({ field: 'body.a.1.t', kind: 'surrogate' });
+    expect(findInParsed(JSON.parse('{"a":"\\udc00y"}'), 'body', '\0', checks)).toEqual({ field: 'body.a', kind: 'surrogate' });
+    expect(findInParsed(JSON.parse('{"k\\ud800":1}'), 'body', '\0', checks)).toEqual({ field: 'body.k\uFFFD', kind: 'surrogate' });
+    expect(findInParsed(JSON.parse('{"e":"\\ud83d\\ude00","k\\ud83d\\ude00":"ok"}'), 'body', '\0', checks)).toBeUndefined();
+    expect(findInParsed(JSON.parse('{"t":"x\\ud800"}'), 'body', '\0')).toBeUndefined();
   });
 
   it('finds numbers beyond a double: overflow to infinity after parsing, underflow to zero in the raw body', () => {
-    expect(findInParsed(JSON.parse('{"m":{"n":1e309}}'), 'body', '\0', true)).toEqual({ field: 'body.m.n', kind: 'range' });
-    expect(findInParsed(JSON.parse('[-1e400]'), 'body', '\0', true)).toEqual({ field: 'body.0', kind: 'range' });
+    expect(findInParsed(JSON.parse('{"m":{"n":1e309}}'), 'body', '\0', { unsafeNumbers: true })).toEqual({ field: 'body.m.n', kind: 'range' });
+    expect(findInParsed(JSON.parse('[-1e400]'), 'body', '\0', { unsafeNumbers: true })).toEqual({ field: 'body.0', kind: 'range' });
     for (const underflow of ['{"t":1e-400}', '[0, -2.5E-999]', '{"a":"1e-400","b":1.0e-330}']) expect(jsonNumberUnderflows(Buffer.from(underflow))).toBe(true);
     // A written zero, a small but representable number, and the same digits inside strings are fine.
     for (const fine of ['{"t":0e-5}', '{"t":0.000e-400}', '{"t":5e-324,"u":1e-300}', '{"s":"1e-400","k\\"":"x e-1 1e-999"}', '{"ok":true,"no":false,"e":-1}'])

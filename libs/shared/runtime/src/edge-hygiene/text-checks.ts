@@ -13,6 +13,7 @@ export const NUL_MESSAGE = 'must not contain NUL characters';
 export const UTF8_MESSAGE = 'must be valid UTF-8';
 export const DEPTH_MESSAGE = `must not nest JSON deeper than ${MAX_JSON_DEPTH} levels`;
 export const UNSAFE_NUMBER_MESSAGE = 'must be a number a client can send exactly (an integer of at most 2^53 - 1 in magnitude)';
+export const LONE_SURROGATE_MESSAGE = 'must be valid Unicode text (a "\\ud800" escape without its pair is no character)';
 export const NUMBER_RANGE_MESSAGE = 'must be a number within the range of a double (1e309 overflows to infinity, 1e-400 underflows to zero)';
 
 const PERCENT = 0x25;
@@ -159,22 +160,38 @@ export function jsonNumberUnderflows(bytes: Uint8Array): boolean {
 /** Dotted path of a field under `parent` (array indexes as numbers: `documents.3.title`). */
 const join = (parent: string, key: string | number) => `${parent}.${typeof key === 'string' ? fieldName(key, false) : key}`;
 
+/** What findInParsed looks for besides `needle`: unsafe numbers, lone UTF-16 surrogates. */
+export interface ParsedChecks {
+  unsafeNumbers?: boolean;
+  loneSurrogates?: boolean;
+}
+
+export type ParsedFinding = { field: string; kind: 'text' | 'number' | 'range' | 'surrogate' };
+
+/** A string holding a UTF-16 surrogate without its pair (JSON's `"\ud800"` escape): no character of any encoding. */
+const hasLoneSurrogate = (s: string) => !(s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /**
  * The first string (key or value) in a parsed body that holds `needle`, or with `unsafeNumbers` an
  * integral number beyond 2^53 - 1 (JSON `1e20` or `99999999999999999999`, which no JS or SQL
- * integer receives exactly) or one that overflowed to infinity (`range`). The depth is bounded by the depth check before parsing.
+ * integer receives exactly) or one that overflowed to infinity (`range`), or with `loneSurrogates`
+ * a string holding a lone surrogate (Postgres would store it as U+FFFD, so two inputs could name
+ * one stored thing). The depth is bounded by the depth check before parsing.
  */
-export function findInParsed(value: unknown, parent: string, needle: string, unsafeNumbers: boolean): { field: string; kind: 'text' | 'number' | 'range' } | undefined {
-  if (typeof value === 'string') return value.includes(needle) ? { field: parent, kind: 'text' } : undefined;
+export function findInParsed(value: unknown, parent: string, needle: string, checks: ParsedChecks = {}): ParsedFinding | undefined {
+  if (typeof value === 'string') {
+    if (value.includes(needle)) return { field: parent, kind: 'text' };
+    return checks.loneSurrogates && hasLoneSurrogate(value) ? { field: parent, kind: 'surrogate' } : undefined;
+  }
   if (typeof value === 'number') {
-    if (!unsafeNumbers) return undefined;
+    if (!checks.unsafeNumbers) return undefined;
     // JSON `1e309` parses to Infinity, which JSON.stringify writes back as null.
     if (!Number.isFinite(value)) return { field: parent, kind: 'range' };
     return Number.isInteger(value) && !Number.isSafeInteger(value) ? { field: parent, kind: 'number' } : undefined;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findInParsed(value[i], join(parent, i), needle, unsafeNumbers);
+      const found = findInParsed(value[i], join(parent, i), needle, checks);
       if (found) return found;
     }
     return undefined;
@@ -182,7 +199,9 @@ export function findInParsed(value: unknown, parent: string, needle: string, uns
   if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (k.includes(needle)) return { field: join(parent, k), kind: 'text' };
-      const found = findInParsed(v, join(parent, k), needle, unsafeNumbers);
+      // The key is named as it can be shown: its lone surrogates read as U+FFFD.
+      if (checks.loneSurrogates && hasLoneSurrogate(k)) return { field: join(parent, k), kind: 'surrogate' };
+      const found = findInParsed(v, join(parent, k), needle, checks);
       if (found) return found;
     }
   }
