@@ -1,5 +1,6 @@
 import { EvidenceError, EvidenceValidationError, FieldProblem } from './errors';
 import { parseReviewRequest } from './request';
+import { MAX_UNSTORABLE_PROBLEMS } from './request/well-formed-input';
 
 function problemsOf(input: unknown): FieldProblem[] {
   try {
@@ -299,6 +300,13 @@ describe('parseReviewRequest', () => {
       ]);
       // A surrogate pair (an emoji) is well-formed text.
       expect(parseReviewRequest({ artifact_id: 'a', answer_text: 'x \ud83d\ude00' }).artifact.answer_text).toBe('x 😀');
+    });
+
+    it('names at most the first MAX_UNSTORABLE_PROBLEMS of them: a body of many bad strings earns no huge answer', () => {
+      const parsed = JSON.parse(`{"artifact_id":"a","answer_text":"b","metadata":{"x":[${Array(5000).fill('"\\ud800"').join(',')}]}}`);
+      const problems = problemsOf(parsed);
+      expect(problems).toHaveLength(MAX_UNSTORABLE_PROBLEMS);
+      expect(problems[0]!.path).toBe('metadata.x.0');
     });
 
     it('refuses a number that is not finite (JSON 1e309 parses to Infinity, which serialises as null)', () => {

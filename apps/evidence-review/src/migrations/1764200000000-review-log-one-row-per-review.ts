@@ -17,8 +17,13 @@ export class ReviewLogOneRowPerReview1764200000000 implements MigrationInterface
   name = 'ReviewLogOneRowPerReview1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`DELETE FROM evidence_review_logs later USING evidence_review_logs first
-      WHERE later.tenant_id = first.tenant_id AND later.review_id = first.review_id AND later.id > first.id`);
+    // Writers wait until the index exists (the migration runs in one transaction): a row written
+    // between the clean-up and the index would fail the index build and the deploy with it.
+    await q.query('LOCK TABLE evidence_review_logs IN SHARE ROW EXCLUSIVE MODE');
+    // One pass with a window, linear in the rows (a self-join pairs every copy with every other).
+    await q.query(`DELETE FROM evidence_review_logs WHERE id IN (
+      SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY tenant_id, review_id ORDER BY id) AS copy FROM evidence_review_logs) ranked
+       WHERE copy > 1)`);
     await q.query('DROP INDEX evidence_review_logs_review');
     await q.query('CREATE UNIQUE INDEX evidence_review_logs_review ON evidence_review_logs (tenant_id, review_id)');
     await q.query('DROP INDEX evidence_review_logs_tenant_time');

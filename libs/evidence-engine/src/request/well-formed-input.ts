@@ -5,6 +5,9 @@ import { isPlainObject, pathOf } from '../json';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
+/** How many unusable values one answer names at most. */
+export const MAX_UNSTORABLE_PROBLEMS = 20;
+
 /** A key as a path may echo it: its lone surrogates shown as U+FFFD, so the answer is valid text. */
 const shown = (key: string): string => key.replace(LONE_SURROGATES, '\uFFFD');
 
@@ -25,7 +28,9 @@ export function unstorableValues(input: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
   // [value, path, whether the path's last key is itself the problem], in the order they are met.
   const stack: Array<[unknown, string, boolean]> = [[input, '', false]];
-  while (stack.length > 0) {
+  // The first ones name the fault; a body of a hundred thousand bad strings must not earn an
+  // answer a hundred thousand entries long.
+  while (stack.length > 0 && problems.length < MAX_UNSTORABLE_PROBLEMS) {
     const [value, path, badKey] = stack.pop()!;
     // The key is the problem: its value is not looked into (its path could not be echoed as sent).
     if (badKey) problems.push(surrogateProblem(path));

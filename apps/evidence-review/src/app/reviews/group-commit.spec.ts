@@ -62,4 +62,25 @@ describe('GroupCommit', () => {
     await expect(b).rejects.toThrow('no b');
     await expect(c).rejects.toThrow('no c');
   });
+
+  it('fails a whole batch at once when the store, not an item, failed (no item-by-item retry behind an outage)', async () => {
+    const writes: string[][] = [];
+    let release!: () => void;
+    const down = Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' });
+    const gc = new GroupCommit<string>(
+      async (items) => {
+        writes.push(items);
+        if (items[0] === 'a') await new Promise<void>((r) => (release = r));
+        if (items.length > 1) throw down;
+      },
+      10,
+      (e) => e !== down,
+    );
+    const a = gc.add('a');
+    const rest = ['b', 'c', 'd'].map((x) => gc.add(x));
+    release();
+    await expect(a).resolves.toBeUndefined();
+    for (const p of rest) await expect(p).rejects.toBe(down);
+    expect(writes).toEqual([['a'], ['b', 'c', 'd']]);
+  });
 });

@@ -11,9 +11,11 @@ interface Waiter<T> {
  * carries many items. A caller's promise settles only when the statement holding its item has
  * committed, or fails with it, so nothing is acknowledged before it is stored.
  *
- * A batch that fails is written again one item at a time, so each caller gets its own item's
- * outcome: one statement is all-or-nothing, and one item the store refuses would otherwise fail
- * every other caller's write with an error about a value they never sent.
+ * A batch the store refuses because of an item's value (`itemRefused`) is written again one item
+ * at a time, so each caller gets its own item's outcome: one statement is all-or-nothing, and one
+ * item the store refuses would otherwise fail every other caller's write with an error about a
+ * value they never sent. Any other failure (the store down or slow) fails the whole batch at once:
+ * retrying each item of it in turn would only make every later caller wait behind the outage.
  */
 export class GroupCommit<T> {
   private queue: Array<Waiter<T>> = [];
@@ -22,6 +24,7 @@ export class GroupCommit<T> {
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
     private readonly maxBatch: number,
+    private readonly itemRefused: (e: unknown) => boolean = () => true,
   ) {}
 
   add(item: T): Promise<void> {
@@ -40,8 +43,8 @@ export class GroupCommit<T> {
           await this.write(batch.map((w) => w.item));
           for (const w of batch) w.resolve();
         } catch (e) {
-          if (batch.length === 1) batch[0].reject(e);
-          else await this.writeEach(batch);
+          if (batch.length > 1 && this.itemRefused(e)) await this.writeEach(batch);
+          else for (const w of batch) w.reject(e);
         }
       }
     } finally {

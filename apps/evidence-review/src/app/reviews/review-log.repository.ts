@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReviewLogEntry, severityOf, VERDICTS, Verdict } from '@platform/evidence-engine';
+import { postgresSqlState } from '@platform/observability';
 import { DataSource } from 'typeorm';
 import { GroupCommit } from './group-commit';
 
@@ -12,6 +13,9 @@ function rowValues(tenantId: string, entry: ReviewLogEntry): unknown[] {
   const r = entry.result;
   return [tenantId, r.review_id, r.artifact_id, r.profile_key, r.verdict, severityOf(r.verdict), r.risk_score, JSON.stringify(r), entry.artifact, entry.options, r.reviewed_at];
 }
+
+/** A statement Postgres refused for a value in it (SQLSTATE class 22 data exception, 23 constraint), not for being down. */
+const refusedValue = (e: unknown) => /^2[23]/.test(postgresSqlState(e) ?? '');
 
 export interface ReviewListQuery {
   page: number;
@@ -26,7 +30,7 @@ export interface ReviewListQuery {
 export class ReviewLogRepository {
   // Concurrent appends share one multi-row INSERT (one statement: all rows commit or none; a
   // failed one is retried row by row, so each review gets its own row's outcome).
-  private readonly appends = new GroupCommit<unknown[]>((rows) => this.insert(rows), MAX_ROWS_PER_INSERT);
+  private readonly appends = new GroupCommit<unknown[]>((rows) => this.insert(rows), MAX_ROWS_PER_INSERT, refusedValue);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
