@@ -194,7 +194,7 @@ describe('gateway: slow request bodies', () => {
     expect((await normalToken()).status).toBe(200);
   });
 
-  it('answers 408 to a large upload streamed too slowly, caps the slow uploads of one client address (429), and serves the others meanwhile', async () => {
+  it('answers 408 to a large upload streamed too slowly, caps slow uploads per client address and per service (429), and serves the others meanwhile', async () => {
     const declared = 256 * 1024;
     // More than the gateway reads ahead, so the rest streams to the upstream: these hold connections while they trickle.
     const ahead = 'a'.repeat(80 * 1024);
@@ -209,15 +209,16 @@ describe('gateway: slow request bodies', () => {
     const upload = (client: string) => send('POST', '/api/kb/ingest', { 'x-forwarded-for': client, 'content-type': 'application/octet-stream', 'content-length': declared }, whole);
     // A third upload from the same address is refused, however fast it would be sent.
     const third = await upload('203.0.113.7');
-    // Another address uploads, and a small request goes through, while the two slow uploads hold their connections.
+    // The two slow uploads hold half of the pool's connections, all that uploads may hold together:
+    // another address's upload is refused too, while a small request (its body read ahead) goes through.
     const other = await upload('203.0.113.8');
     const small = await normalToken();
     expect(settled).toBe(0);
     expect(third.status).toBe(429);
-    expect(JSON.parse(third.body)).toMatchObject({ status: 429, code: 'too_many_requests' });
+    expect(JSON.parse(third.body)).toMatchObject({ status: 429, code: 'too_many_requests', detail: expect.stringContaining('this client already has 2 uploads') });
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    expect(other.status).toBe(200);
-    expect(JSON.parse(other.body)).toEqual({ bytes: declared });
+    expect(other.status).toBe(429);
+    expect(JSON.parse(other.body)).toMatchObject({ status: 429, detail: expect.stringContaining(`this service already has ${CONNECTIONS / 2} uploads`) });
     expect(small.status).toBe(200);
 
     // The slow uploads run out of their allowance: 408, the connection closed, and the upstream never got a whole body.
@@ -228,8 +229,9 @@ describe('gateway: slow request bodies', () => {
     }
     expect(upstream.seen.some((s) => s.url === '/api/kb/ingest/slow')).toBe(false);
     // Their connections and the address's upload places are back.
-    const again = await Promise.all([upload('203.0.113.7'), upload('203.0.113.7')]);
+    const again = await Promise.all([upload('203.0.113.7'), upload('203.0.113.8')]);
     for (const a of again) expect(a.status).toBe(200);
+    expect(JSON.parse(again[1].body)).toEqual({ bytes: declared });
     const normal = await Promise.all(Array.from({ length: CONNECTIONS * 2 }, () => normalToken()));
     for (const a of normal) expect(a.status).toBe(200);
   });

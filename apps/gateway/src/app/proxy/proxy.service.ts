@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
-import { requestIdFor } from '@platform/observability';
+import { loggedUrl, requestIdFor } from '@platform/observability';
 import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
 import { ClientUploads, TooManyUploadsError } from './client-uploads';
 import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
@@ -86,7 +86,8 @@ export class ProxyService implements OnApplicationShutdown {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
       this.slots.set(route.upstream, new UpstreamSlots(options.connections, options.queueTimeoutMs));
-      this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient));
+      // Half the pool at most for streaming uploads: the other half serves requests whose body is in.
+      this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient, Math.max(1, Math.floor(options.connections / 2))));
     }
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
@@ -256,7 +257,7 @@ export class ProxyService implements OnApplicationShutdown {
     }
     if (e instanceof SlotWaitTimeoutError) {
       this.count(route, 'queue_timeout');
-      this.logger.warn(`upstream ${route.upstream} busy: ${req.method} ${path} waited ${e.waitedMs} ms for a connection`);
+      this.logger.warn(`upstream ${route.upstream} busy: ${req.method} ${loggedUrl(path)} waited ${e.waitedMs} ms for a connection`);
       return [503, 'upstream_busy', e.message, { 'retry-after': '1' }];
     }
     if (refusedAtDispatch(e)) {
@@ -269,7 +270,7 @@ export class ProxyService implements OnApplicationShutdown {
     }
     const timeout = e instanceof errors.HeadersTimeoutError || e instanceof errors.ConnectTimeoutError;
     this.count(route, timeout ? 'timeout' : 'error');
-    this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${path}: ${(e as Error).message}`);
+    this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${loggedUrl(path)}: ${(e as Error).message}`);
     if (timeout) return [504, 'upstream_timeout', `the upstream did not answer within ${this.options.timeoutMs} ms`, {}];
     return [502, 'upstream_unavailable', 'the upstream service is unavailable', {}];
   }
