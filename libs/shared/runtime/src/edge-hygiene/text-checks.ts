@@ -123,15 +123,24 @@ export function jsonDepthExceeds(bytes: Uint8Array, max = MAX_JSON_DEPTH): boole
 /** A JSON number literal: sign, digits, fraction, exponent. */
 const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** Whether `needle` occurs in `buf` right after an ASCII digit. */
+function hasDigitBefore(buf: Buffer, needle: string): boolean {
+  for (let i = buf.indexOf(needle, 1); i >= 0; i = buf.indexOf(needle, i + 1)) {
+    if (buf[i - 1] >= 0x30 && buf[i - 1] <= 0x39) return true;
+  }
+  return false;
+}
+
 /**
  * Whether a JSON body (raw bytes) holds a number literal whose value underflows to zero, such as
  * `1e-400` (a non-zero digit written, 0 parsed). JSON.parse reads it as 0 without a word, and no
  * check after parsing can tell it from a written 0. Strings are skipped as the depth check skips them.
  */
 export function jsonNumberUnderflows(bytes: Uint8Array): boolean {
-  // Underflow needs a negative exponent: most bodies have none and skip the scan.
+  // Underflow needs a digit, then a negative exponent: most bodies have none ("e-mail" is no
+  // number) and skip the scan.
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (!buf.includes('e-') && !buf.includes('E-')) return false;
+  if (!hasDigitBefore(buf, 'e-') && !hasDigitBefore(buf, 'E-')) return false;
   const text = buf.toString('latin1');
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
