@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 
-/** A client address, or every client together, already has as many uploads holding connections to the upstream as it may. */
+/** A client already has as many uploads holding connections to the upstream as it may. */
 export class TooManyUploadsError extends Error {
   constructor(message: string) {
     super(message);
@@ -24,20 +24,16 @@ export function clientKey(address: string): string {
 }
 
 /**
- * For one upstream: how many requests hold a pooled connection while their body is still arriving
- * (a body larger than the gateway reads ahead streams to the upstream as the client sends it). At
- * most `perClient` per client (see clientKey), so one client, however many connections it opens,
- * cannot spend the pool on uploads it sends slowly; and at most `total` together, so that neither
- * can a handful of clients: the rest of the pool always serves requests whose body is already in.
+ * For one upstream: how many requests from each client (see clientKey) hold a pooled connection
+ * while their body is still arriving (a body larger than the gateway reads ahead streams to the
+ * upstream as the client sends it). At most `perClient` each, so one client, however many
+ * connections it opens, cannot spend the pool on uploads it sends slowly; other clients keep
+ * theirs. (How many such uploads all clients hold together is bounded by the proxy's upload slots.)
  */
 export class ClientUploads {
   private readonly active = new Map<string, number>();
-  private inFlight = 0;
 
-  constructor(
-    readonly perClient: number,
-    readonly total: number,
-  ) {}
+  constructor(readonly perClient: number) {}
 
   get addresses(): number {
     return this.active.size;
@@ -48,14 +44,11 @@ export class ClientUploads {
     const key = clientKey(address);
     const count = this.active.get(key) ?? 0;
     if (count >= this.perClient) throw new TooManyUploadsError(`this client already has ${this.perClient} uploads in progress to this service`);
-    if (this.inFlight >= this.total) throw new TooManyUploadsError(`this service already has ${this.total} uploads in progress; try again shortly`);
     this.active.set(key, count + 1);
-    this.inFlight++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.inFlight--;
       const left = (this.active.get(key) ?? 1) - 1;
       if (left > 0) this.active.set(key, left);
       else this.active.delete(key);

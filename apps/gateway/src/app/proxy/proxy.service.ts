@@ -79,6 +79,7 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly pools = new Map<string, Pool>();
   private readonly slots = new Map<string, UpstreamSlots>();
   private readonly uploads = new Map<string, ClientUploads>();
+  private readonly uploadSlots = new Map<string, UpstreamSlots>();
   private readonly outcomes: Counter<'upstream' | 'outcome'>;
 
   constructor(private readonly options: ProxyOptions) {
@@ -86,8 +87,9 @@ export class ProxyService implements OnApplicationShutdown {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
       this.slots.set(route.upstream, new UpstreamSlots(options.connections, options.queueTimeoutMs));
-      // Half the pool at most for streaming uploads: the other half serves requests whose body is in.
-      this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient, Math.max(1, Math.floor(options.connections / 2))));
+      this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient));
+      // Half the pool at most for requests still streaming their body: the other half serves requests whose body is in.
+      this.uploadSlots.set(route.upstream, new UpstreamSlots(Math.max(1, Math.floor(options.connections / 2)), options.queueTimeoutMs));
     }
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
@@ -189,7 +191,7 @@ export class ProxyService implements OnApplicationShutdown {
       const whole = body ? await body.prefetch(this.options.bodyBufferBytes + 1) : true;
       // The rest of a larger body streams to the upstream as it arrives, holding a slot meanwhile: bounded in time by
       // the body's allowance, and in number per client address, so one client cannot take the pool with slow uploads.
-      if (!whole) uploading = this.uploads.get(route.upstream)!.hold(clientAddress(req, this.options.trustedProxies));
+      if (!whole) uploading = await this.holdUpload(route.upstream, clientAddress(req, this.options.trustedProxies), cancel.signal);
       release = await this.slots.get(route.upstream)!.acquire(cancel.signal);
       // undici writes the answer's body straight into the client's response (with backpressure,
       // ending it when the upstream ends); no intermediate stream and no pipeline per request.
@@ -273,6 +275,25 @@ export class ProxyService implements OnApplicationShutdown {
     this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${loggedUrl(path)}: ${(e as Error).message}`);
     if (timeout) return [504, 'upstream_timeout', `the upstream did not answer within ${this.options.timeoutMs} ms`, {}];
     return [502, 'upstream_unavailable', 'the upstream service is unavailable', {}];
+  }
+
+  /**
+   * A place for a request whose body will stream to the upstream: one of its client's (429 when
+   * none is left), then one of the upload slots (waited for like a connection, 503 when none frees
+   * up in time). Released once the body has streamed, or the request ends.
+   */
+  private async holdUpload(upstream: string, address: string, signal: AbortSignal): Promise<() => void> {
+    const clientPlace = this.uploads.get(upstream)!.hold(address);
+    try {
+      const slot = await this.uploadSlots.get(upstream)!.acquire(signal);
+      return () => {
+        slot();
+        clientPlace();
+      };
+    } catch (e) {
+      clientPlace();
+      throw e;
+    }
   }
 
   private replacePool(upstream: string): void {
