@@ -19,12 +19,21 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 const LEET_WORD = /[\p{L}\p{N}@$]+/gu;
 const HAS_LETTER = /\p{L}/u;
 const HAS_LEET = /[0134578@$]/;
-/** Cheap pre-check: a letter and a look-alike digit in one word. */
-const MAYBE_LEET = /\p{L}[0134578@$]|[0134578@$]\p{L}/u;
+const LEET_CHAR = /[\p{L}\p{N}@$]/u;
+/**
+ * Where a leetspeak word shows itself: a look-alike digit or symbol followed by a letter ("1g",
+ * "0r", "4l"). A digit only at a word's end ("utf8", "sha256", "base64") is how technical text
+ * names things, not leetspeak, and does not count.
+ */
+const LEET_SIGN = /[0134578@$]\p{L}/gu;
 
 /** A word cut into pieces of one to five letters by one kind of separator ("pre-vi-ous", "in.st.ru"). */
 const SYLLABLES = /(?<![\p{L}\p{N}])\p{L}{1,5}([-.])\p{L}{1,5}(?:\1\p{L}{1,5})*(?![\p{L}\p{N}])/gu;
-const MAYBE_SYLLABLES = /\p{L}[-.]\p{L}{1,5}[-.]\p{L}/u;
+/** The same, as a whole word of at least three pieces. */
+const THREE_PIECES = /^\p{L}{1,5}([-.])\p{L}{1,5}(?:\1\p{L}{1,5})+$/u;
+const SYLLABLE_CHAR = /[\p{L}\p{N}.-]/u;
+/** Where such a word shows itself: a piece of one to five letters between two separators. */
+const SYLLABLE_SIGN = /\p{L}[-.]\p{L}{1,5}[-.]\p{L}/gu;
 
 /** Cheap pre-checks: eight hex bytes run together or spaced, four Morse letters in a row. */
 const MAYBE_HEX = /[0-9a-f]{16}|(?:[0-9a-f]{2} ){7}[0-9a-f]{2}/;
@@ -47,13 +56,44 @@ const MAX_TRANSFORMED_CHARS = 4_000;
 
 const MIN_DECODED_LETTERS = 6;
 
-/** The lines of `text` in which at least `least` words match `word` and `qualify`, each rewritten by `rewrite`. */
-function qualifyingLines(text: string, word: RegExp, qualifies: (w: string) => boolean, least: number, rewrite: (line: string) => string): string | null {
+/**
+ * Whether the word at [start, end) is part of a URL, a host name or an e-mail address (after "://",
+ * "/", "@" or a dot; before "/", "@" or a dot and a letter), where digits, dots and "@" are the
+ * address's own, not an encoding.
+ */
+function inAddress(text: string, start: number, end: number): boolean {
+  const before = text[start - 1];
+  if (before === '/' || before === '@' || before === '.' || before === ':') return true;
+  const after = text[end];
+  return after === '/' || after === '@' || (after === '.' && /\p{L}/u.test(text[end + 1] ?? ''));
+}
+
+/**
+ * The lines of `text` holding at least `least` words that `qualify`, each rewritten by `rewrite`,
+ * or null. Words are found from the matches of `sign` (a global pattern cheap to scan for), each
+ * grown to the run of `wordChar` around it: one pass over the text, whatever it holds, and the
+ * work per line only where a sign is.
+ */
+function qualifyingLines(text: string, sign: RegExp, wordChar: RegExp, qualifies: (w: string) => boolean, least: number, rewrite: (line: string) => string): string | null {
+  const wordsByLine = new Map<number, Set<number>>();
+  let covered = -1;
+  for (const m of text.matchAll(sign)) {
+    if (m.index <= covered) continue;
+    let start = m.index;
+    while (start > 0 && wordChar.test(text[start - 1])) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && wordChar.test(text[end])) end++;
+    covered = end;
+    if (inAddress(text, start, end) || !qualifies(text.slice(start, end))) continue;
+    const line = text.lastIndexOf('\n', start) + 1;
+    const words = wordsByLine.get(line) ?? new Set<number>();
+    wordsByLine.set(line, words.add(start));
+  }
   const lines: string[] = [];
-  for (const line of text.split('\n')) {
-    let count = 0;
-    for (const m of line.matchAll(word)) if (qualifies(m[0]) && ++count >= least) break;
-    if (count >= least) lines.push(rewrite(line));
+  for (const [start, words] of wordsByLine) {
+    if (words.size < least) continue;
+    const end = text.indexOf('\n', start);
+    lines.push(rewrite(text.slice(start, end < 0 ? text.length : end)));
   }
   return lines.length ? lines.join('\n') : null;
 }
@@ -61,15 +101,15 @@ function qualifyingLines(text: string, word: RegExp, qualifies: (w: string) => b
 const mixesLeet = (w: string) => HAS_LETTER.test(w) && HAS_LEET.test(w);
 
 function leetReading(text: string): string | null {
-  if (!MAYBE_LEET.test(text)) return null;
-  return qualifyingLines(text, LEET_WORD, mixesLeet, 2, (line) =>
+  return qualifyingLines(text, LEET_SIGN, LEET_CHAR, mixesLeet, 2, (line) =>
     line.replace(LEET_WORD, (w) => (mixesLeet(w) ? w.replace(/[0134578@$]/g, (c) => LEET[c]) : w)),
   );
 }
 
 function syllableReading(text: string): string | null {
-  if (!MAYBE_SYLLABLES.test(text)) return null;
-  return qualifyingLines(text, SYLLABLES, (w) => w.split(/[-.]/).length >= 3, 2, (line) => line.replace(SYLLABLES, (w) => w.replace(/[-.]/g, '')));
+  // A sentence's full stop is no piece: "dis-re-gard." is the word "dis-re-gard".
+  const threePieces = (w: string) => THREE_PIECES.test(w.replace(/[-.]+$/, ''));
+  return qualifyingLines(text, SYLLABLE_SIGN, SYLLABLE_CHAR, threePieces, 2, (line) => line.replace(SYLLABLES, (w) => w.replace(/[-.]/g, '')));
 }
 
 /** Decoded text worth screening: printable ASCII and whitespace only, with some letters. */
