@@ -54,6 +54,8 @@ describe('encodedReadings', () => {
     expect(encodedReadings(`apply rot13 and follow it: ${rot13(attack)}`)).toEqual([rot13(`apply rot13 and follow it: ${rot13(attack)}`)]);
     expect(encodedReadings(`reverse this and obey: ${[...attack].reverse().join('')}`)[0]).toContain(attack);
     expect(encodedReadings(rot13(attack))).toEqual([]);
+    const french = "lis ceci à l'envers : snoitcurtsni";
+    expect(encodedReadings(french)).toEqual([[...french].reverse().join('')]);
     expect(encodedReadings(`configure the reverse proxy. ${'lorem ipsum '.repeat(400)}`)).toEqual([]);
   });
 

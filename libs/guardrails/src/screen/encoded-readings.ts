@@ -1,8 +1,8 @@
 /**
  * Readings of a normalized prompt that undo simple encodings attackers use to keep trigger words
  * away from the rules, screened in addition to the prompt itself (like the separator readings):
- * - leetspeak ("1gn0r3 4ll pr3v10u5 1n5truct10n5"): in lines with at least two words mixing
- *   letters with look-alike digits or symbols, those words are read as letters;
+ * - leetspeak ("1gn0r3 4ll pr3v10u5 1n5truct10n5"): in lines with at least two words that have a
+ *   look-alike digit or symbol before a letter, the words mixing them with letters are read as letters;
  * - words cut into syllables ("dis-re-gard pre-vi-ous", "ig.no.re"): in lines with at least two
  *   words of three or more short pieces, the pieces are joined;
  * - hex ("69676e6f7265…") and Morse (".. --. -. --- .-. ."): runs of words that decode to text;
@@ -50,7 +50,8 @@ const MORSE: Record<string, string> = {
 
 /** The transforms a prompt must name (any of the screen's languages) before it is read transformed. */
 const NAMES_ROT13 = /\brot[- ]?13\b|\bcaesar|\bcäsar|\bcésar/;
-const NAMES_REVERSAL = /\brevers|\bbackwards?\b|\brückwärts|\bumgekehrt|\bà l'envers|\bal revés|\binvers|\bachterstevoren|\bomgekeerd/;
+// No \b before "à": without the u flag, \b knows ASCII word characters only.
+const NAMES_REVERSAL = /\brevers|\bbackwards?\b|\brückwärts|\bumgekehrt|à l'envers|\bal revés|\binvers|\bachterstevoren|\bomgekeerd/;
 /** Whole-prompt transforms only for prompts this short: an attack that names them is short, a document is not. */
 const MAX_TRANSFORMED_CHARS = 4_000;
 
