@@ -278,20 +278,21 @@ export class ProxyService implements OnApplicationShutdown {
   }
 
   /**
-   * A place for a request whose body will stream to the upstream: one of its client's (429 when
-   * none is left), then one of the upload slots (waited for like a connection, 503 when none frees
-   * up in time). Released once the body has streamed, or the request ends.
+   * A place for a request whose body will stream to the upstream: one of the upload slots (waited
+   * for like a connection, 503 when none frees up in time), then one of its client's (429 when none
+   * is left). In that order, so a request still waiting counts against no one: only uploads that
+   * hold a slot use their client's places. Released once the body has streamed, or the request ends.
    */
   private async holdUpload(upstream: string, address: string, signal: AbortSignal): Promise<() => void> {
-    const clientPlace = this.uploads.get(upstream)!.hold(address);
+    const slot = await this.uploadSlots.get(upstream)!.acquire(signal);
     try {
-      const slot = await this.uploadSlots.get(upstream)!.acquire(signal);
+      const clientPlace = this.uploads.get(upstream)!.hold(address);
       return () => {
         slot();
         clientPlace();
       };
     } catch (e) {
-      clientPlace();
+      slot();
       throw e;
     }
   }
