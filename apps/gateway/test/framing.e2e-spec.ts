@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { RunningService, startServiceForTest } from '@platform/testing';
-import { mountProxy } from '../src/app/proxy/mount-proxy';
+import { RunningService } from '@platform/testing';
+import { startGatewayOver } from './gateway-over';
 
 /** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
 const HANG_GUARD_MS = 10_000;
@@ -29,12 +29,7 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = await startServiceForTest({
-      service: 'gateway',
-      loadAppModule: async () => (await import('../src/app.module')).AppModule,
-      httpOptions: { configure: mountProxy },
-      env: { UPSTREAM_IAM_URL: upstream.url, UPSTREAM_KB_URL: upstream.url, UPSTREAM_GUARDRAILS_URL: upstream.url, UPSTREAM_EVIDENCE_URL: upstream.url },
-    });
+    gateway = await startGatewayOver(upstream.url);
     port = Number(new URL(gateway.url).port);
   });
 

@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, request, Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { RunningService, startServiceForTest } from '@platform/testing';
-import { mountProxy } from '../src/app/proxy/mount-proxy';
+import { RunningService } from '@platform/testing';
+import { startGatewayOver } from './gateway-over';
 
 /**
  * Clients that send their bodies slowly, a byte at a time with every pause well under the body
@@ -76,27 +76,18 @@ describe('gateway: slow request bodies', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = await startServiceForTest({
-      service: 'gateway',
-      loadAppModule: async () => (await import('../src/app.module')).AppModule,
-      httpOptions: { configure: mountProxy },
-      env: {
-        UPSTREAM_IAM_URL: upstream.url,
-        UPSTREAM_KB_URL: upstream.url,
-        UPSTREAM_GUARDRAILS_URL: upstream.url,
-        UPSTREAM_EVIDENCE_URL: upstream.url,
-        GATEWAY_UPSTREAM_CONNECTIONS: String(CONNECTIONS),
-        GATEWAY_QUEUE_TIMEOUT_MS: '2000',
-        // The pause allowed between bytes is long: only the whole-body allowance stops a trickle.
-        GATEWAY_CLIENT_BODY_TIMEOUT_MS: '60000',
-        GATEWAY_CLIENT_BODY_DEADLINE_MS: '3000',
-        // 1 MiB/s: what a body's bytes earn is negligible here, so its allowance is about the deadline.
-        GATEWAY_CLIENT_BODY_MIN_RATE: String(1024 * 1024),
-        GATEWAY_BODY_BUFFER_BYTES: String(64 * 1024),
-        GATEWAY_UPLOADS_PER_CLIENT: '1',
-        // The test's clients all come from 127.0.0.1: X-Forwarded-For from there names distinct clients.
-        GATEWAY_TRUSTED_PROXIES: 'loopback',
-      },
+    gateway = await startGatewayOver(upstream.url, {
+      GATEWAY_UPSTREAM_CONNECTIONS: String(CONNECTIONS),
+      GATEWAY_QUEUE_TIMEOUT_MS: '2000',
+      // The pause allowed between bytes is long: only the whole-body allowance stops a trickle.
+      GATEWAY_CLIENT_BODY_TIMEOUT_MS: '60000',
+      GATEWAY_CLIENT_BODY_DEADLINE_MS: '3000',
+      // 1 MiB/s: what a body's bytes earn is negligible here, so its allowance is about the deadline.
+      GATEWAY_CLIENT_BODY_MIN_RATE: String(1024 * 1024),
+      GATEWAY_BODY_BUFFER_BYTES: String(64 * 1024),
+      GATEWAY_UPLOADS_PER_CLIENT: '1',
+      // The test's clients all come from 127.0.0.1: X-Forwarded-For from there names distinct clients.
+      GATEWAY_TRUSTED_PROXIES: 'loopback',
     });
     port = Number(new URL(gateway.url).port);
   });
