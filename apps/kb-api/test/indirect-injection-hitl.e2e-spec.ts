@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createPostgresStores, DEFAULT_SETTINGS, Guardrails, GuardrailsSettingsService, RedisSettingsPublisher, sqlRunnerFor } from '@platform/guardrails';
 import { startWorker, WorkerHandle } from '@platform/runtime';
-import { FakeOpenAiServer, RunningService } from '@platform/testing';
+import { FakeOpenAiServer, RunningService, TestJwksIssuer } from '@platform/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { KB_GUARDRAILS } from '../src/app/guardrails/guardrails-token';
@@ -47,6 +47,7 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
   let foreignAdmin: Caller;
   let mcpToken: string;
   let injectedId: number;
+  let issuer: TestJwksIssuer;
   const llm = new FakeOpenAiServer();
   const api = () => new KbClient(svc.url);
   const guardrails = () => svc.app.get<Guardrails>(KB_GUARDRAILS);
@@ -86,9 +87,17 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
     return item?.payload as { token: string; approve_path: string; reject_path: string; tool: string; arguments: Record<string, unknown> } | undefined;
   };
 
+  /** The parked call's row once the worker is done with it. */
+  const endedRow = (approvalId: string) =>
+    eventually(
+      async () => (await db.query(`SELECT status, result FROM kb_parked_tool_calls WHERE approval_id = $1`, [approvalId]))[0],
+      (row) => row?.status !== 'pending' && row?.status !== 'running',
+      'the approved call to end',
+    );
+
   beforeAll(async () => {
     await llm.start();
-    ({ svc, db, stop } = await startKb({
+    ({ svc, db, stop, issuer } = await startKb({
       KB_CHAT_PROVIDER: 'openai',
       KB_LLM_BASE_URL: llm.url,
       KB_LLM_MODEL: 'test-model',
@@ -268,15 +277,46 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       expect((await api().call('POST', `/api/admin/mcp/tokens/${issued.body.data.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
       const note = await tokenFor(approvalId);
       expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
-      const ended = await eventually(
-        async () => (await db.query(`SELECT status, result FROM kb_parked_tool_calls WHERE approval_id = $1`, [approvalId]))[0],
-        (row) => row?.status !== 'pending' && row?.status !== 'running',
-        'the approved call to end',
-      );
+      const ended = await endedRow(approvalId);
       expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'mcp_token_revoked' } } });
       expect(ended.result.error.message).toMatch(/approved but not run/);
       const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '4' ORDER BY id`);
       expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:mcp_token_revoked' });
+    });
+
+    it('does not run a call whose user (an iam token linked to them) was deactivated before the approval, and says why', async () => {
+      const agent = await callerWith(svc.url, db, { email: 'agent-user@example.com', roles: ['viewer'] });
+      await db.query('UPDATE kb_users SET email_verified_at = now() WHERE id = $1', [agent.id]);
+      const iamToken = await issuer.mint({ audience: 'http://127.0.0.1:8080/mcp/kb', scope: 'mcp:read', sub: 'iam-agent-user', extra: { email: 'agent-user@example.com', email_verified: true } });
+      const asUser = await connect(iamToken);
+      const approvalId = await park(asUser, { project_key: 'ops', limit: 6 });
+      await asUser.close();
+      expect(await db.query('SELECT user_id::text, mcp_token_id FROM kb_parked_tool_calls WHERE approval_id = $1', [approvalId])).toEqual([{ user_id: agent.id, mcp_token_id: null }]);
+      await db.query('UPDATE kb_users SET active = false WHERE id = $1', [agent.id]);
+      const note = await tokenFor(approvalId);
+      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+      const ended = await endedRow(approvalId);
+      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'user_inactive' } } });
+      expect(ended.result.error.message).toMatch(/approved but not run/);
+      const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '6' ORDER BY id`);
+      expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:user_inactive' });
+    });
+
+    it('does not run a call of a tenant suspended before the approval (approved at the guardrails admin API)', async () => {
+      const approvalId = await park(client, { project_key: 'ops', limit: 7 });
+      const note = await tokenFor(approvalId);
+      await db.query(`UPDATE kb_tenants SET status = 'suspended' WHERE id = 'default'`);
+      try {
+        // The tenant's own approvers cannot act in a suspended tenant; the guardrails admin API can still decide.
+        expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(403);
+        expect((await guardrails().approve(note!.token, { principalId: 'guardrails-admin' })).decision).toBe('approved');
+        const ended = await endedRow(approvalId);
+        expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'tenant_suspended' } } });
+        const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '7' ORDER BY id`);
+        expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:tenant_suspended' });
+      } finally {
+        await db.query(`UPDATE kb_tenants SET status = 'active' WHERE id = 'default'`);
+      }
     });
 
     it("answers 404 for another caller's or an unknown parked call", async () => {
@@ -338,6 +378,19 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
         `widget call ${approvalId} to succeed`,
       );
       expect(done.data.result.results.map((r: { source_path: string }) => r.source_path)).toContain('vendors/payments.md');
+    });
+
+    it('does not run a call whose widget key was revoked before the approval, and says why', async () => {
+      const revocable = await createKey('Revocable');
+      const started = await browser(revocable, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
+      const ran = await browser(revocable, 'POST', `/api/widget/sessions/${started.body.session.id}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
+      const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
+      expect((await api().call('POST', `/api/admin/widget-keys/${revocable.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
+      const note = await tokenFor(approvalId);
+      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+      const ended = await endedRow(approvalId);
+      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'widget_key_inactive' } } });
+      expect(ended.result.error.message).toMatch(/approved but not run/);
     });
 
     it('a rejection ends the call with a clear result for the widget', async () => {

@@ -15,6 +15,10 @@ import { NotificationsRepository } from '../notifications/notifications.reposito
 import { NotificationsService } from '../notifications/notifications.service';
 import { CandidateSuggester } from '../promotion/candidate-suggester';
 import { RetrievalModule } from '../retrieval/retrieval.module';
+import { UsersRepository } from '../identity/users.repository';
+import { TenantsRepository } from '../tenancy/tenants.repository';
+import { WidgetKeysRepository } from '../widget/widget-keys.repository';
+import { WidgetSessionsRepository } from '../widget/widget-sessions.repository';
 import { WidgetToolsService } from '../widget/widget-tools.service';
 import { ApprovedCallsDispatch } from './approved-calls.dispatch';
 import { ApprovedCallsWorker } from './approved-calls.worker';
@@ -26,7 +30,8 @@ import { ToolApprovalsService } from './tool-approvals.service';
 @Module({
   imports: [NotificationsModule],
   controllers: [ToolApprovalsController],
-  providers: [ParkedCallsRepository, ToolApprovalsService, ApprovedCallsDispatch],
+  // The service's check of a parked call's caller reads the tenant's and the user's state.
+  providers: [ParkedCallsRepository, TenantsRepository, UsersRepository, ToolApprovalsService, ApprovedCallsDispatch],
   exports: [ToolApprovalsService],
 })
 export class ToolApprovalsModule {
@@ -40,6 +45,8 @@ export class ToolApprovalsModule {
       imports: [RetrievalModule],
       providers: [
         ParkedCallsRepository,
+        TenantsRepository,
+        UsersRepository,
         NotificationsRepository,
         NotificationsService,
         ToolApprovalsService,
@@ -56,6 +63,9 @@ export class ToolApprovalsModule {
         McpTokensRepository,
         McpTokensService,
         McpToolRunner,
+        // A parked widget call runs only while its key is active.
+        WidgetSessionsRepository,
+        WidgetKeysRepository,
         WidgetToolsService,
         ApprovedCallsWorker,
       ],

@@ -3,7 +3,9 @@ import { Guardrails, hashApprovalToken, isWellFormedApprovalToken, ParkedCall } 
 import { KbError } from '../errors/kb-errors';
 import { KB_GUARDRAILS } from '../guardrails/guardrails-token';
 import { KbConfig } from '../../config/kb-config';
+import { UsersRepository } from '../identity/users.repository';
 import { NotificationsService } from '../notifications/notifications.service';
+import { TenantsRepository } from '../tenancy/tenants.repository';
 import { ParkedCallRow, ParkedCallsRepository, ParkedChannel, ParkedStatus } from './parked-calls.repository';
 
 /** Who may approve a parked kb tool call: the tenant's holders of the destructive-commands permission. */
@@ -46,6 +48,12 @@ const MESSAGES: Record<ParkedStatus, string> = {
   expired: 'Nobody approved the call before its approval expired; it did not run and will not run.',
 };
 
+/** What the caller of an approved call gets when it was not run because its caller can no longer act. */
+export const approvedButNotRun = (refusal: KbError) => ({
+  ok: false,
+  result: { error: { code: refusal.code, message: `The call was approved but not run: ${refusal.message}` } },
+});
+
 const view = (row: ParkedCallRow): ParkedCallView => ({
   approval_id: row.approval_id,
   tool: row.tool,
@@ -73,6 +81,8 @@ export class ToolApprovalsService {
     private readonly calls: ParkedCallsRepository,
     private readonly notifications: NotificationsService,
     @Inject(KB_GUARDRAILS) private readonly guardrails: Guardrails,
+    private readonly tenants: TenantsRepository,
+    private readonly users: UsersRepository,
     config: KbConfig,
   ) {
     this.appUrl = config.appUrl;
@@ -181,6 +191,22 @@ export class ToolApprovalsService {
     // A failure is recorded on the guardrails run too (run_status failed), never retried.
     if (!out.ok) throw new Error(`tool ${row.tool} failed`);
     return out.result;
+  }
+
+  /**
+   * Why an approved call must not run although a human approved it, or null: it runs only while its
+   * caller could still make the call live. The tenant must be active (a suspension stops what its
+   * callers asked for), and a user who called for themselves (an iam token linked to them) must
+   * still be an active user of the tenant. A call made with a tenant MCP token or through a widget
+   * key acts for that credential, whose own state the channel's runner checks.
+   */
+  async callerRefusal(row: ParkedCallRow): Promise<KbError | null> {
+    if ((await this.tenants.statusOf(row.tenant_id)) !== 'active') return new KbError(403, 'tenant_suspended', 'This tenant is suspended.');
+    if (row.user_id !== null && row.mcp_token_id === null) {
+      const user = await this.users.findById(String(row.user_id));
+      if (!user?.active || user.tenant_id !== row.tenant_id) return new KbError(403, 'user_inactive', 'The user who asked for the call can no longer act in this tenant.');
+    }
+    return null;
   }
 
   /** A pending row follows the guardrails' record: a rejection made at the admin API, or an expiry, ends it here. */

@@ -7,8 +7,11 @@ import { KB_GUARDRAILS } from '../guardrails/kb-guardrails.module';
 import { PRIMARY, RetrievalService } from '../retrieval/retrieval.service';
 import { snippetOf } from '../retrieval/snippet';
 import { ParkedCallRow } from '../tool-approvals/parked-calls.repository';
-import { ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
+import { KbError } from '../errors/kb-errors';
+import { approvedButNotRun, ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
+import { WidgetKeysRepository } from './widget-keys.repository';
+import { WidgetSessionsRepository } from './widget-sessions.repository';
 
 const DEFAULT_SEARCH_LIMIT = 5;
 
@@ -47,6 +50,8 @@ export class WidgetToolsService {
     private readonly output: OutputGuard,
     private readonly indirect: IndirectInjectionScreen,
     private readonly approvals: ToolApprovalsService,
+    private readonly sessions: WidgetSessionsRepository,
+    private readonly keys: WidgetKeysRepository,
   ) {
     approvals.registerRunner('widget', (row, args) => this.resume(row, args));
   }
@@ -96,9 +101,23 @@ export class WidgetToolsService {
 
   /** An approved parked call, in the kb worker: the same search and guardrails as a live call. */
   async resume(row: ParkedCallRow, args: Record<string, unknown>): Promise<{ ok: boolean; result: Record<string, unknown> }> {
+    const refusal = (await this.approvals.callerRefusal(row)) ?? (await this.keyRefusal(row));
+    if (refusal) return approvedButNotRun(refusal);
     const projectKey = typeof row.scope['project_key'] === 'string' ? row.scope['project_key'] : '';
     const result = await this.execute(args, { tenantId: row.tenant_id, projectKey, principalId: row.principal_id });
     return { ok: true, result };
+  }
+
+  /**
+   * A widget call acts for its key: once the key is disabled or revoked (or its session is gone) nothing it parked runs,
+   * as nothing it asks for live does.
+   */
+  private async keyRefusal(row: ParkedCallRow): Promise<KbError | null> {
+    const session = row.widget_session_id === null ? null : await this.sessions.findInTenant(row.tenant_id, String(row.widget_session_id));
+    if (!session) return new KbError(403, 'widget_session_gone', 'The widget session that asked for the call no longer exists.');
+    const key = await this.keys.find(row.tenant_id, session.key_id);
+    if (!key?.active) return new KbError(403, 'widget_key_inactive', 'This widget key is disabled.');
+    return null;
   }
 
   private async execute(args: Record<string, unknown>, scope: WidgetScope): Promise<Record<string, unknown>> {

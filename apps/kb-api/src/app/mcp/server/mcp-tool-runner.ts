@@ -6,7 +6,7 @@ import { OutputGuard } from '../../chat/output-guard';
 import { IndirectInjectionScreen } from '../../guardrails/indirect-injection';
 import { KB_GUARDRAILS } from '../../guardrails/kb-guardrails.module';
 import { ParkedCallRow } from '../../tool-approvals/parked-calls.repository';
-import { ToolApprovalsService } from '../../tool-approvals/tool-approvals.service';
+import { approvedButNotRun, ToolApprovalsService } from '../../tool-approvals/tool-approvals.service';
 import { McpAuditService, McpAuditUnavailable } from '../audit/mcp-audit.service';
 import { McpCallOutcome } from '../audit/mcp-audit.repository';
 import { McpServersService } from '../servers/mcp-servers.service';
@@ -86,12 +86,12 @@ export class McpToolRunner {
     const tool = this.catalogue.find(row.tool);
     if (!tool) return { ok: false, result: { error: { code: 'unknown_tool', message: `Tool ${row.tool} does not exist.` } } };
     const entry = { tenantId: row.tenant_id, tokenId: row.mcp_token_id === null ? null : String(row.mcp_token_id), userId: row.user_id === null ? null : String(row.user_id), tool: row.tool, arguments: args };
-    // Revoking a token stops what it asked for too: a call it parked does not run once approved.
-    const refusal = entry.tokenId === null ? null : await this.tokens.refusalFor(row.tenant_id, entry.tokenId);
+    // Revoking a token (or suspending the tenant, or deactivating the user who called) stops what it asked for too: a
+    // call it parked does not run once approved.
+    const refusal = (await this.approvals.callerRefusal(row)) ?? (entry.tokenId === null ? null : await this.tokens.refusalFor(row.tenant_id, entry.tokenId));
     if (refusal) {
       await this.audit.record({ ...entry, outcome: 'denied', reason: `approved:${refusal.code}`, durationMs: 0 });
-      const message = `The call was approved but not run: ${refusal.message}`;
-      return { ok: false, result: { error: { code: refusal.code, message } } };
+      return approvedButNotRun(refusal);
     }
     const rowId = await this.audit.record({ ...entry, outcome: 'error', reason: 'incomplete', durationMs: 0 });
     const ran = await this.run(row.tenant_id, tool, args);
