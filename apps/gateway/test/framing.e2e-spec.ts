@@ -1,6 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { RunningService } from '@platform/testing';
+import { MAX_HEADER_FIELDS } from '../src/app/proxy/request-framing';
 import { startGatewayOver } from './gateway-over';
 
 /** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
@@ -106,5 +107,25 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
     const plain = await raw('POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n');
     expect(plain).toMatch(/^HTTP\/1\.1 200 /);
     expect(upstream.seen.at(-1)?.body).toBe('hello');
+  });
+
+  it('answers 431 to more header fields than it forwards safely, so the client address it adds always reaches the service', async () => {
+    const pad = (n: number) => Array.from({ length: n }, (_, i) => `X-Pad-${i}: x\r\n`).join('');
+    // ~996 fields: forwarded with the gateway's own after them, the service's parser (first 1000
+    // fields kept) dropped X-Forwarded-For and took the gateway for the client.
+    const before = upstream.seen.length;
+    for (const path of ['/api/auth/login', '/health/live']) {
+      const answer = parse(await raw(`GET ${path} HTTP/1.1\r\nHost: a\r\n${pad(994)}Connection: close\r\n\r\n`));
+      expect([path, answer.status]).toEqual([path, 431]);
+      expect(answer.body).toMatchObject({ status: 431, code: 'request_header_fields_too_large' });
+      expect(answer.head).toContain('content-type: application/problem+json');
+      expect(answer.head).toContain('connection: close');
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+    }
+    expect(upstream.seen.length).toBe(before);
+    // At the cap, the request is forwarded and the service sees the client's address.
+    const atCap = await raw(`GET /api/auth/login HTTP/1.1\r\nHost: a\r\n${pad(MAX_HEADER_FIELDS - 2)}Connection: close\r\n\r\n`);
+    expect(atCap).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)?.headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': 'a', [`x-pad-${MAX_HEADER_FIELDS - 3}`]: 'x' });
   });
 });

@@ -52,6 +52,15 @@ describe('forwarded headers', () => {
     expect(upstreamRequestHeaders(fromVpn, 'rid', trustedProxies('2'))).toMatchObject({ 'x-forwarded-for': '1.2.3.4' });
   });
 
+  it("puts the gateway's own fields before the client's, so a service keeping only its first fields keeps them", () => {
+    const headers: IncomingMessage['headers'] = { host: 'api.example', 'x-forwarded-for': '1.2.3.4', 'x-request-id': 'spoofed' };
+    for (let i = 0; i < 50; i++) headers[`x-pad-${i}`] = 'x';
+    const out = upstreamRequestHeaders(request(headers), 'rid');
+    expect(Object.keys(out).slice(0, 4)).toEqual(['x-request-id', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']);
+    expect(out).toMatchObject({ 'x-request-id': 'rid', 'x-forwarded-for': '10.0.0.9', 'x-forwarded-host': 'api.example', 'x-pad-49': 'x' });
+    expect(Object.keys(out)).toHaveLength(54);
+  });
+
   it('forwards an empty client address for a socket already gone', () => {
     const gone = { headers: { host: 'h', 'x-forwarded-for': '1.2.3.4' }, httpVersion: '1.1', socket: {}, connection: {} } as unknown as IncomingMessage;
     expect(upstreamRequestHeaders(gone, 'rid')).toMatchObject({ 'x-forwarded-for': '' });

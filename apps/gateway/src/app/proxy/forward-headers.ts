@@ -85,14 +85,18 @@ export function trustedProxies(setting: string | undefined): TrustedProxies {
  * (login throttles, token endpoint, widget setup) a client could dodge by rotating the header.
  */
 export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, trust: TrustedProxies = NO_PROXY): Record<string, string | string[]> {
-  const out = endToEndHeaders(req.headers);
-  out['x-request-id'] = requestId;
-  out['x-forwarded-for'] = clientAddress(req, trust);
-  // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
-  // the gateway when there is one and it is trusted (it sets X-Forwarded-Proto), else plain HTTP.
-  out['x-forwarded-host'] = req.headers.host ?? '';
   const peerTrusted = trust(req.socket.remoteAddress ?? '', 0);
-  out['x-forwarded-proto'] = (peerTrusted ? firstValue(req.headers['x-forwarded-proto']) : undefined) ?? 'http';
+  // The gateway's own fields go first (the HTTP client sends them in this order): a service whose
+  // parser keeps only its first so many fields (Node: 1000) then drops client fields, never these.
+  const out: Record<string, string | string[]> = {
+    'x-request-id': requestId,
+    'x-forwarded-for': clientAddress(req, trust),
+    // Host is the authority this hop was asked for; the scheme is the TLS terminator's in front of
+    // the gateway when there is one and it is trusted (it sets X-Forwarded-Proto), else plain HTTP.
+    'x-forwarded-host': req.headers.host ?? '',
+    'x-forwarded-proto': (peerTrusted ? firstValue(req.headers['x-forwarded-proto']) : undefined) ?? 'http',
+  };
+  for (const [name, value] of Object.entries(endToEndHeaders(req.headers))) if (!(name in out)) out[name] = value;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { framingRefusal } from './request-framing';
+import { framingRefusal, MAX_HEADER_FIELDS } from './request-framing';
 
 /** A request as Node parsed it: its header lines in order, name then value, and repeated fields joined. */
 function request(rawHeaders: string[]): IncomingMessage {
@@ -31,6 +31,14 @@ describe('request framing', () => {
   it('refuses a Host whose value is not a host with 400', () => {
     for (const host of ['a b', 'a.example/path', 'user@a.example', 'a.example:80x', '[::1', 'a%zz']) {
       expect([host, framingRefusal(request(['Host', host]))?.status]).toEqual([host, 400]);
+    }
+  });
+
+  it('refuses more header field lines than MAX_HEADER_FIELDS with 431, counting repeated names once per line', () => {
+    const lines = (n: number, name = (i: number) => `X-Pad-${i}`) => ['Host', 'a', ...Array.from({ length: n - 1 }, (_, i) => [name(i), 'x']).flat()];
+    expect(framingRefusal(request(lines(MAX_HEADER_FIELDS)))).toBeUndefined();
+    for (const many of [lines(MAX_HEADER_FIELDS + 1), lines(996), lines(996, () => 'X-Same')]) {
+      expect(framingRefusal(request(many))).toEqual({ status: 431, code: 'request_header_fields_too_large', detail: `the request has more than ${MAX_HEADER_FIELDS} header fields` });
     }
   });
 

@@ -15,16 +15,35 @@ export interface FramingRefusal {
 const HOST = /^(?:\[[0-9A-Za-z:.\-_~!$&'()*+,;=]+\]|(?:[0-9A-Za-z\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;
 
 /**
+ * Most header field lines a request may carry (431 past). The services behind are Node servers,
+ * whose parser keeps the first 1000 field lines of a request and silently drops the rest; the
+ * gateway forwards a client's fields and adds its own (X-Request-Id, X-Forwarded-For/Host/Proto,
+ * and the HTTP client's Host and Connection). A client sending close to 1000 fields would push the
+ * gateway's past that cut: the service would then see no X-Forwarded-For and take the gateway's
+ * address for the client's, so every client doing so would share one budget of the per-address
+ * limits (login, token, OAuth) apart from everyone else's, and each could double its own by
+ * alternating. 100 is Apache's LimitRequestFields default (HAProxy's is 101): far above what
+ * browsers and an ingress send (a few dozen), and far below the upstream's cut.
+ */
+export const MAX_HEADER_FIELDS = 100;
+
+/**
  * What Node's parser lets through but the gateway must not act on, for every request it receives
- * (proxied or its own): a Host that is not one, and transfer codings other than chunked alone.
+ * (proxied or its own): more header fields than MAX_HEADER_FIELDS, a Host that is not one, and
+ * transfer codings other than chunked alone.
  * RFC 9112 §3.2: a request with more than one Host field line, or a Host with
  * an invalid value, MUST be answered 400. Node keeps the first Host and drops the rest, so the
  * gateway would route, log and forward (as X-Forwarded-Host) one authority while another proxy or
  * cache on the path may have read the other.
  */
 export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined {
-  const hosts: string[] = [];
   const raw = req.rawHeaders;
+  // Counted on the raw lines: Node's own parser keeps them all there but drops fields past its cut
+  // from req.headers (a Host among them would go unseen).
+  if (raw.length / 2 > MAX_HEADER_FIELDS) {
+    return { status: 431, code: 'request_header_fields_too_large', detail: `the request has more than ${MAX_HEADER_FIELDS} header fields` };
+  }
+  const hosts: string[] = [];
   for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'host') hosts.push(raw[i + 1]);
   if (hosts.length > 1) return { status: 400, code: 'bad_request', detail: 'the request has more than one Host header' };
   if (hosts.length === 1 && !HOST.test(hosts[0])) return { status: 400, code: 'bad_request', detail: 'the Host header is not a valid host' };
