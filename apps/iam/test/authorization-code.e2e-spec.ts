@@ -14,6 +14,7 @@ const REDIRECT = 'http://127.0.0.1:4999/callback';
 const SERVICE_SECRET = 'introspector-secret-0123456789abcdef';
 const body = async (r: Response) => (await r.json()) as Record<string, string | boolean>;
 const FORM = 'application/x-www-form-urlencoded';
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
 
 describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation, introspection', () => {
   let iam: RunningService & { issuer: string };
@@ -49,6 +50,15 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
   const serviceAuth = { authorization: `Basic ${Buffer.from(`introspector:${SERVICE_SECRET}`).toString('base64')}` };
   const introspect = async (token: string) =>
     body(await fetch(`${iam.url}/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...serviceAuth }, body: new URLSearchParams({ token }) }));
+
+  /** A code for another registered client, through the same sign-in. */
+  async function codeForClient(clientId: string, scope: string) {
+    const a = await authorizeUrl({ scope });
+    const u = new URL(a.url);
+    u.searchParams.set('client_id', clientId);
+    const { location } = await signIn(u.toString());
+    return { ...a, code: new URL(location).searchParams.get('code')! };
+  }
 
   async function codeFor(extra: Record<string, string> = {}) {
     const a = await authorizeUrl(extra);
@@ -254,6 +264,64 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await body(widened)).toMatchObject({ error: 'invalid_scope' });
     });
 
+    it('narrows only the access token on refresh: the next refresh token keeps the whole grant (RFC 6749 §6), duplicates answered once', async () => {
+      const t0 = await freshTokens();
+      const narrowed = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string, scope: 'kb:read openid kb:read' }));
+      expect(narrowed['scope']).toBe('kb:read openid');
+      expect(claimsOf(narrowed['access_token'] as string)['scope']).toBe('kb:read openid');
+      const next = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: narrowed['refresh_token'] as string }));
+      expect(next['scope']).toBe('openid email profile kb:read');
+      expect(claimsOf(next['access_token'] as string)['scope']).toBe('openid email profile kb:read');
+      // A narrowing without openid gets no id_token; the grant still has it.
+      const withoutOpenid = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: next['refresh_token'] as string, scope: 'kb:read' }));
+      expect(withoutOpenid).toMatchObject({ scope: 'kb:read' });
+      expect(withoutOpenid['id_token']).toBeUndefined();
+      const last = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: withoutOpenid['refresh_token'] as string }));
+      expect(last['scope']).toBe('openid email profile kb:read');
+      expect(last['id_token']).toBeDefined();
+    });
+
+    it('drops scopes taken off the client since from unredeemed codes and from refresh tokens, and refuses a grant with none left', async () => {
+      const clients = iam.app.get(ClientsRepository);
+      const shrinking = { clientId: 'shrinking', name: 'Shrinking', isConfidential: false, tokenEndpointAuthMethod: 'none' as const, grantTypes: ['authorization_code', 'refresh_token'], redirectUris: [REDIRECT], firstParty: true };
+      await clients.upsert({ ...shrinking, scopes: ['openid', 'email', 'profile', 'kb:read'] });
+      const pending = await codeForClient('shrinking', 'openid email profile kb:read');
+      const redeemed = await codeForClient('shrinking', 'openid email profile kb:read');
+      const exchange = (c: { code: string; verifier: string }) =>
+        tokenRequest({ grant_type: 'authorization_code', client_id: 'shrinking', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier });
+      const t0 = await body(await exchange(redeemed));
+      expect(t0['scope']).toBe('openid email profile kb:read');
+
+      // The manifest is applied again with fewer scopes.
+      await clients.upsert({ ...shrinking, scopes: ['openid', 'profile'] });
+      const late = await body(await exchange(pending));
+      expect(late['scope']).toBe('openid profile');
+      expect(claimsOf(late['access_token'] as string)['scope']).toBe('openid profile');
+      const refresh = (token: string, extra: Record<string, string> = {}) => tokenRequest({ grant_type: 'refresh_token', client_id: 'shrinking', refresh_token: token, ...extra });
+      const t1 = await body(await refresh(t0['refresh_token'] as string));
+      expect(t1['scope']).toBe('openid profile');
+      expect(claimsOf(t1['access_token'] as string)['scope']).toBe('openid profile');
+      const info = await body(await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${t1['access_token']}` } }));
+      expect(info).toEqual({ sub: userId, name: 'Ada' });
+      // Asking for a lost scope of the grant drops it; asking for lost ones only is refused and spends nothing.
+      const asked = await body(await refresh(t1['refresh_token'] as string, { scope: 'profile kb:read' }));
+      expect(asked['scope']).toBe('profile');
+      const lostOnly = await refresh(asked['refresh_token'] as string, { scope: 'kb:read email' });
+      expect(lostOnly.status).toBe(400);
+      expect(await body(lostOnly)).toMatchObject({ error: 'invalid_scope' });
+      // Rotation carries the grant, still without what was lost.
+      const t2 = await body(await refresh(asked['refresh_token'] as string));
+      expect(t2['scope']).toBe('openid profile');
+
+      // Nothing of the grant left: refused, and the token is not spent.
+      await clients.upsert({ ...shrinking, scopes: ['kb:chat'] });
+      const none = await refresh(t2['refresh_token'] as string);
+      expect(none.status).toBe(400);
+      expect(await body(none)).toMatchObject({ error: 'invalid_grant', error_description: 'none of the scopes of this grant is still allowed for the client' });
+      await clients.upsert({ ...shrinking, scopes: ['openid'] });
+      expect((await body(await refresh(t2['refresh_token'] as string)))['scope']).toBe('openid');
+    });
+
     it('spends nothing on a refused refresh: the same token still works and its family lives on', async () => {
       const t0 = await freshTokens();
       const refresh = t0['refresh_token'] as string;
@@ -333,6 +401,26 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       const r = await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${t['access_token']}` } });
       expect(r.status).toBe(403);
       expect(r.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
+    });
+  });
+
+  // Last: it moves the clock by months.
+  describe('refresh family lifetime', () => {
+    it('renews each refresh token on rotation but never the family: it ends IAM_REFRESH_FAMILY_TTL_SEC after the code exchange', async () => {
+      const c = await codeFor();
+      let t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      const DAY = 86_400_000;
+      // Refreshed every 13 days (within the 14-day token TTL) for 88 days: each works.
+      for (let day = 13; day <= 88; day += 13) {
+        iam.app.get(Clock).advance(13 * DAY);
+        const next = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t['refresh_token'] as string });
+        expect({ day, status: next.status }).toEqual({ day, status: 200 });
+        t = await body(next);
+      }
+      // Day 91: the last token, issued on day 78, is within its own 14 days but past the family's 90.
+      iam.app.get(Clock).advance(13 * DAY);
+      const ended = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t['refresh_token'] as string });
+      expect(await body(ended)).toMatchObject({ error: 'invalid_grant', error_description: 'refresh token has expired' });
     });
   });
 });

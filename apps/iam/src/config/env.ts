@@ -99,9 +99,19 @@ export class IamEnv extends AuthenticatedServiceEnv {
   @Max(3600)
   OAUTH_AUTH_CODE_TTL_SEC: number = 600;
 
+  /** Lifetime of each refresh token from its issue: a family unused this long ends (RFC 9700 §4.14.2). */
   @IsInt()
   @Min(60)
   IAM_REFRESH_TOKEN_TTL_SEC: number = 14 * 86400;
+
+  /**
+   * Absolute lifetime of a refresh token family, from the code exchange that started it. Rotation
+   * renews a token's own IAM_REFRESH_TOKEN_TTL_SEC but never this, so a client refreshing every
+   * day still signs the user in again at the end of it.
+   */
+  @IsInt()
+  @Min(60)
+  IAM_REFRESH_FAMILY_TTL_SEC: number = 90 * 86400;
 
   /** Lifetime of an interactive session cookie, seconds. */
   @IsInt()

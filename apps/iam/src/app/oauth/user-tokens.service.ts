@@ -19,12 +19,22 @@ type Form = Record<string, string | undefined>;
 /** What a refresh token stands for; kept encrypted at rest, never in the token itself. */
 interface RefreshPayload {
   userId: string;
+  /**
+   * The scopes the user granted, as granted: a refresh asking for fewer narrows its access token
+   * only (RFC 6749 §6), and scopes the client has lost since are left out at each issue, not here.
+   */
   scopes: string[];
   authTime: number;
   acr: string;
   amr: string[];
   /** RFC 8707 resources of the grant (absent in tokens issued before resource indicators). */
   resources?: string[];
+  /**
+   * End of the family (epoch seconds): set at the code exchange, copied by every rotation, so a
+   * family lasts IAM_REFRESH_FAMILY_TTL_SEC however often it is refreshed. Absent in tokens issued
+   * before it existed: their next rotation starts the count.
+   */
+  familyExpiresAt?: number;
 }
 
 /** What the token request adds: the resources it narrows to and its DPoP proof. */
@@ -43,6 +53,18 @@ export interface TokenResponse {
 }
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/**
+ * The scopes of a grant its client may still use: a scope taken off the client (a manifest
+ * re-applied with fewer) is dropped from every code and refresh token issued before, as a known
+ * scope the client may not have is dropped at authorize (docs/iam.md, Tokens). A grant none of
+ * whose scopes is left is refused: it would only mint tokens that allow nothing.
+ */
+function usableScopes(granted: string[], client: OAuthClient): string[] {
+  const usable = granted.filter((s) => client.scopes.includes(s));
+  if (granted.length && !usable.length) throw OAuthError.invalidGrant('none of the scopes of this grant is still allowed for the client');
+  return usable;
+}
 
 /** Tokens for users: the authorization_code and refresh_token grants. */
 @Injectable()
@@ -110,8 +132,11 @@ export class UserTokensService {
       acr: row.acr,
       amr: row.amr,
       resources: row.resources ?? [],
+      familyExpiresAt: this.clock.nowSec() + this.config.get('IAM_REFRESH_FAMILY_TTL_SEC'),
     };
-    return this.issue(client, row.grant_id, user, payload, { resources, proof: ctx.proof }, row.nonce ?? undefined);
+    // A code issued before the client lost a scope redeems without it.
+    const scopes = usableScopes(row.scopes, client);
+    return this.issue(client, row.grant_id, user, payload, { scopes, resources, proof: ctx.proof }, row.nonce ?? undefined);
   }
 
   /**
@@ -129,7 +154,7 @@ export class UserTokensService {
     const current = await this.grants.findRefreshToken(tokenHash);
     // Unknown, foreign and used tokens are told apart (and a reuse punished) by the rotation below.
     const live = current && current.client_id === client.clientId && current.rotated_at === null ? current : undefined;
-    const checked = live ? await this.checkRefresh(live, form, ctx, now) : undefined;
+    const checked = live ? await this.checkRefresh(client, live, form, ctx, now) : undefined;
 
     const result = await this.grants.rotateRefreshToken(tokenHash, client.clientId, now, ctx.proof?.jkt);
     if (result.status === 'unknown' || result.status === 'foreign') throw OAuthError.invalidGrant('refresh token is invalid');
@@ -143,11 +168,13 @@ export class UserTokensService {
     // Rotation succeeds only on a live token of this client, which the checks above read.
     if (!checked || row.id !== live?.id) throw OAuthError.invalidGrant('refresh token is invalid');
     const { payload, user, scopes, resources } = checked;
-    return this.issue(client, row.grant_id, user, { ...payload, scopes }, { resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+    // The family keeps its end; a token from before it had one starts the count now.
+    const family: RefreshPayload = { ...payload, familyExpiresAt: payload.familyExpiresAt ?? this.clock.nowSec() + this.config.get('IAM_REFRESH_FAMILY_TTL_SEC') };
+    return this.issue(client, row.grant_id, user, family, { scopes, resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
   }
 
   /** What a live refresh token allows this request, or the error that refuses it (nothing is spent yet). */
-  private async checkRefresh(row: RefreshTokenRow, form: Form, ctx: TokenRequestContext, now: Date) {
+  private async checkRefresh(client: OAuthClient, row: RefreshTokenRow, form: Form, ctx: TokenRequestContext, now: Date) {
     if (row.dpop_jkt !== null && row.dpop_jkt !== ctx.proof?.jkt) {
       throw OAuthError.invalidGrant('refresh token is bound to a DPoP key; send a proof of that key');
     }
@@ -155,12 +182,14 @@ export class UserTokensService {
     const payload = this.payloadOf(row);
     const user = await this.users.findById(payload.userId);
     if (!user?.active) throw OAuthError.invalidGrant('the user is no longer active');
-    let scopes = payload.scopes;
+    let scopes = usableScopes(payload.scopes, client);
     if (form['scope']) {
-      const asked = form['scope'].split(' ').filter(Boolean);
+      // RFC 6749 §6: the narrower scope is this access token's; the grant (and the next refresh token) keeps its own.
+      const asked = [...new Set(form['scope'].split(' ').filter(Boolean))];
       const extra = asked.filter((s) => !payload.scopes.includes(s));
       if (extra.length) throw OAuthError.invalidScope(`scope beyond the original grant: ${extra.join(' ')}`);
-      scopes = asked;
+      scopes = asked.filter((s) => scopes.includes(s));
+      if (!scopes.length) throw OAuthError.invalidScope('none of the requested scopes is still allowed for this client');
     }
     const resources = this.resourceIndicators.narrow(ctx.resources, payload.resources ?? []);
     return { payload, user, scopes, resources };
@@ -176,7 +205,8 @@ export class UserTokensService {
   }
 
   /**
-   * Access token for `resources` (bound to the proof's key when there is one), refresh token and
+   * Access token for `scopes` and `resources` (bound to the proof's key when there is one), refresh
+   * token (standing for the whole grant `p`, whatever this access token was narrowed to) and
    * id_token. A public client's refresh token stays bound to the key it was first bound to, or
    * becomes bound to the key of this request (RFC 9449 §5); a confidential client's is not, since
    * its own authentication already stops a thief.
@@ -191,13 +221,13 @@ export class UserTokensService {
     grantId: string,
     user: IamUser,
     p: RefreshPayload,
-    binding: { resources: string[]; proof?: DpopProof; boundTo?: string },
+    binding: { scopes: string[]; resources: string[]; proof?: DpopProof; boundTo?: string },
     nonce?: string,
   ): Promise<TokenResponse> {
     const at = await this.issuer.accessToken({
       sub: p.userId,
       clientId: client.clientId,
-      scopes: p.scopes,
+      scopes: binding.scopes,
       resources: binding.resources,
       jkt: binding.proof?.jkt,
       extra: { auth_time: p.authTime, acr: p.acr, amr: p.amr, sid: grantId, ...(binding.resources.length ? emailClaims(user) : {}) },
@@ -206,22 +236,24 @@ export class UserTokensService {
       access_token: at.token,
       token_type: binding.proof ? 'DPoP' : 'Bearer',
       expires_in: at.expiresIn,
-      scope: p.scopes.join(' '),
+      scope: binding.scopes.join(' '),
     };
     if (client.grantTypes.includes('refresh_token')) {
       const refresh = generateToken('iamrt');
       const ttl = this.config.get('IAM_REFRESH_TOKEN_TTL_SEC');
+      // Each token lives its TTL from now, but never past the end of its family.
+      const expiresSec = Math.min(this.clock.nowSec() + ttl, p.familyExpiresAt ?? Infinity);
       await this.grants.insertRefreshToken({
         tokenHash: this.hasher.lookupKey(refresh),
         grantId,
         clientId: client.clientId,
         payloadEncrypted: this.cipher.encrypt(JSON.stringify(p), `refresh:${grantId}`),
-        expiresAt: new Date(this.clock.now().getTime() + ttl * 1000),
+        expiresAt: new Date(expiresSec * 1000),
         dpopJkt: binding.boundTo ?? (client.isConfidential ? undefined : binding.proof?.jkt),
       });
       response.refresh_token = refresh;
     }
-    if (p.scopes.includes('openid')) response.id_token = await this.idToken(client, grantId, p, at.token, nonce);
+    if (binding.scopes.includes('openid')) response.id_token = await this.idToken(client, grantId, p, at.token, nonce);
     return response;
   }
 
