@@ -160,6 +160,19 @@ describe('gateway', () => {
     expect(body.checks['upstream:guardrails'].status).toBe('down');
   });
 
+  it('names upstreams on its public /metrics and /health/ready, never their addresses', async () => {
+    expect((await fetch(`${gateway.url}/api/kb/x`)).status).toBe(201);
+    expect((await fetch(`${gateway.url}/guardrails/api/overview`)).status).toBe(502);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const lines = metrics.split('\n').filter((l) => l.startsWith('gateway_upstream_requests_total{'));
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^gateway_upstream_requests_total\{upstream="kb",outcome="2xx"[,}].* [1-9]/), expect.stringMatching(/\{upstream="guardrails",outcome="error"[,}]/)]));
+    const ready = await (await fetch(`${gateway.url}/health/ready`)).text();
+    for (const body of [metrics, ready]) {
+      for (const address of [kb.url, iam.url, new URL(kb.url).host, '127.0.0.1:9']) expect(body).not.toContain(address);
+    }
+    expect(JSON.parse(ready)).toMatchObject({ checks: { 'upstream:guardrails': { status: 'down', error: 'ECONNREFUSED' } } });
+  });
+
   it("reaches a service's own health through /health/<service>/ready", async () => {
     const r = await fetch(`${gateway.url}/health/iam/ready`);
     expect(r.status).toBe(200);

@@ -91,9 +91,11 @@ export class ProxyService implements OnApplicationShutdown {
       // Half the pool at most for requests still streaming their body: the other half serves requests whose body is in.
       this.uploadSlots.set(route.upstream, new UpstreamSlots(Math.max(1, Math.floor(options.connections / 2)), options.queueTimeoutMs));
     }
+    // Labelled by the upstream's name (iam, kb, …), never its URL: /metrics is served to anyone who
+    // reaches the gateway, and the addresses behind it are none of their business.
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
-      help: 'Proxied requests by upstream and outcome (status class, error, timeout, queue_timeout, client_error, client_aborted, refused)',
+      help: 'Proxied requests by upstream name and outcome (status class, error, timeout, queue_timeout, client_error, client_aborted, refused)',
       labelNames: ['upstream', 'outcome'],
       registers: [options.registry],
     });
@@ -111,7 +113,6 @@ export class ProxyService implements OnApplicationShutdown {
     });
   }
 
-  /** One entry per distinct upstream, named as in the route table. */
   /** One entry per upstream name (two names may share a URL, and each is reported by its own name). */
   get upstreams(): Array<{ name: string; url: string }> {
     const seen = new Map<string, string>();
@@ -136,7 +137,7 @@ export class ProxyService implements OnApplicationShutdown {
   }
 
   private count(route: Route, outcome: Outcome): void {
-    this.outcomes.inc({ upstream: route.upstream, outcome });
+    this.outcomes.inc({ upstream: route.name, outcome });
   }
 
   private async forward(route: Route, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -304,7 +305,11 @@ export class ProxyService implements OnApplicationShutdown {
     void old?.close().catch(() => undefined);
   }
 
-  /** Liveness of one upstream, for the gateway's readiness report. */
+  /**
+   * Liveness of one upstream, for the gateway's readiness report. A failure is reported by its code
+   * (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, …), not its message: the report is public, and the
+   * message names the upstream's address.
+   */
   async probe(upstream: string, timeoutMs = 1000): Promise<{ status: 'up' | 'down'; latency_ms?: number; error?: string }> {
     const started = performance.now();
     try {
@@ -320,7 +325,9 @@ export class ProxyService implements OnApplicationShutdown {
       if (r.statusCode !== 200) return { status: 'down', error: `status ${r.statusCode}` };
       return { status: 'up', latency_ms: Math.round((performance.now() - started) * 10) / 10 };
     } catch (e) {
-      return { status: 'down', error: (e as Error).message };
+      // A timeout is a DOMException, whose code is a number: its name (TimeoutError) says more.
+      const code = (e as { code?: unknown }).code;
+      return { status: 'down', error: typeof code === 'string' ? code : (e as Error).name };
     }
   }
 

@@ -40,6 +40,14 @@ describe('gateway route table', () => {
     expect(matchRoute(custom, '/api/other')?.upstream).toBe('http://a:1');
   });
 
+  it('names a route by its upstream, or by its prefix when its target is a URL (the name is public, the URL is not)', () => {
+    const custom = buildRoutes({ '/api/kb': 'kb', '/x/': 'http://10.0.0.5:80' }, upstreams);
+    expect(custom.map((r) => [r.prefix, r.name, r.upstream])).toEqual([
+      ['/api/kb', 'kb', 'http://kb:3003'],
+      ['/x', '/x', 'http://10.0.0.5:80'],
+    ]);
+  });
+
   it('refuses a route without a usable upstream', () => {
     expect(() => buildRoutes({ '/x': 'nowhere' }, upstreams)).toThrow(/no valid upstream/);
     expect(() => buildRoutes({ x: 'iam' }, upstreams)).toThrow(/must start with/);

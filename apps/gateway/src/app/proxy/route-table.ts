@@ -46,7 +46,10 @@ export interface Route {
   prefix: string;
   /** Base URL of the upstream. */
   upstream: string;
-  /** Upstream name (iam, kb, …) or, for a custom URL target, the URL itself. */
+  /**
+   * Upstream name (iam, kb, …) or, for a custom URL target, the route's prefix: never the URL, as
+   * the name is shown on the gateway's public /metrics and /health/ready.
+   */
   name: string;
   /** Largest request body forwarded, in bytes. */
   maxBodyBytes: number;
@@ -73,7 +76,8 @@ export function buildRoutes(
       const upstream = known ? upstreams[target as UpstreamName] : target;
       if (!/^https?:\/\//.test(upstream)) throw new Error(`gateway route "${prefix}" has no valid upstream ("${target}")`);
       const maxBodyBytes = bodyLimits[prefix] ?? (known ? DEFAULT_BODY_LIMITS[target as UpstreamName] : FALLBACK_BODY_LIMIT);
-      return { prefix: prefix.replace(/\/+$/, ''), upstream: upstream.replace(/\/+$/, ''), name: target, maxBodyBytes };
+      const trimmed = prefix.replace(/\/+$/, '');
+      return { prefix: trimmed, upstream: upstream.replace(/\/+$/, ''), name: known ? target : trimmed, maxBodyBytes };
     })
     .sort((a, b) => b.prefix.length - a.prefix.length);
 }
