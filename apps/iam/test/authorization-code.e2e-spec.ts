@@ -368,6 +368,24 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t['refresh_token'] as string }))).toMatchObject({ error: 'invalid_grant' });
     });
 
+    it('reports the tokens of a user deactivated since issue inactive, as userinfo and refresh refuse them', async () => {
+      const c = await codeFor();
+      const t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      const token = t['access_token'] as string;
+      expect(await introspect(token)).toMatchObject({ active: true, sub: userId });
+      const users = iam.app.get(UsersRepository);
+      await users.setActive(userId, false);
+      try {
+        expect(await introspect(token)).toEqual({ active: false });
+        expect((await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+        expect(await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t['refresh_token'] as string }))).toMatchObject({ error: 'invalid_grant' });
+      } finally {
+        await users.setActive(userId, true);
+      }
+      // Nothing was revoked: the user's return brings the token back.
+      expect(await introspect(token)).toMatchObject({ active: true });
+    });
+
     it('answers inactive for garbage and needs client authentication', async () => {
       expect(await introspect('not-a-token')).toEqual({ active: false });
       const anon = await fetch(`${iam.url}/oauth/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=x' });

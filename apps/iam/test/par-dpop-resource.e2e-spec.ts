@@ -250,6 +250,18 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
     expect(await json(plain)).toMatchObject({ error: 'invalid_request', error_description: 'this client must send a DPoP proof' });
   });
 
+  it('introspects a DPoP-bound token as DPoP with the key it is bound to (RFC 9449 §6.2)', async () => {
+    const key = await dpopKey();
+    const nonce = (await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, { ...basic, DPoP: await key.proof(tokenUrl) })).headers.get('dpop-nonce')!;
+    const bound = await json(await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, { ...basic, DPoP: await key.proof(tokenUrl, { nonce }) }));
+    const introspect = async (token: string) => json(await post('/oauth/introspect', { token }, basic));
+    expect(await introspect(bound['access_token'] as string)).toMatchObject({ active: true, token_type: 'DPoP', cnf: { jkt: key.jkt } });
+    const plain = await json(await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read' }, basic));
+    const unbound = await introspect(plain['access_token'] as string);
+    expect(unbound).toMatchObject({ active: true, token_type: 'Bearer' });
+    expect(unbound).not.toHaveProperty('cnf');
+  });
+
   it('sets aud to the resources asked for, keeps the default audience without one, and refuses any other target (invalid_target)', async () => {
     const cc = async (resource?: string | string[]) => {
       const r = await post('/oauth/token', { grant_type: 'client_credentials', scope: 'kb:read', ...(resource ? { resource } : {}) }, basic);

@@ -6,14 +6,15 @@ import { ClientsRepository } from '../clients/clients.repository';
 import { Clock } from '@platform/runtime';
 import { GrantsRepository } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
+import { UsersRepository } from '../users/users.repository';
 import { TokenIssuer } from './token-issuer.service';
 
-export type AccessClaims = JWTPayload & { client_id: string; scope: string; sid?: string };
+export type AccessClaims = JWTPayload & { client_id: string; scope: string; sid?: string; cnf?: { jkt?: string } };
 
 /**
- * iam's own check of its access tokens (userinfo, introspection): signature against the
- * published keys, and — unlike offline verifiers — revocation: a revoked jti, a revoked grant or
- * a revoked client makes the token inactive at once.
+ * iam's own check of its access tokens (userinfo, introspection, revocation): signature against
+ * the published keys, and — unlike offline verifiers — revocation: a revoked jti, a revoked
+ * grant, a revoked client or a user no longer active makes the token inactive at once.
  */
 @Injectable()
 export class LocalTokenVerifier {
@@ -22,6 +23,7 @@ export class LocalTokenVerifier {
     private readonly issuer: TokenIssuer,
     private readonly grants: GrantsRepository,
     private readonly clients: ClientsRepository,
+    private readonly users: UsersRepository,
     private readonly clock: Clock,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
   ) {}
@@ -43,6 +45,13 @@ export class LocalTokenVerifier {
     if (payload.sid && (await this.grants.isGrantRevoked(payload.sid))) return undefined;
     const client = await this.clients.findByClientId(payload.client_id);
     if (!client || client.revokedAt) return undefined;
+    // A user's token (it names its grant) lives only while the user does: refresh and sign-in
+    // already refuse a deactivated user, and every check made here answers the same. A deleted
+    // user's grants are gone with the user, which the grant check above answers.
+    if (payload.sid !== undefined) {
+      const user = typeof payload.sub === 'string' ? await this.users.findById(payload.sub) : null;
+      if (!user?.active) return undefined;
+    }
     return payload;
   }
 

@@ -71,7 +71,7 @@ export class RevocationController {
   @HttpCode(200)
   @ApiOperation({
     summary: "RFC 7662 introspection for confidential clients (the token's own client or a first-party one)",
-    description: `${CLIENT_AUTHENTICATION} Refresh tokens are reported inactive.`,
+    description: `${CLIENT_AUTHENTICATION} Refresh tokens are reported inactive, as are tokens of a revoked grant or client and of a user no longer active. A DPoP-bound token answers \`token_type: DPoP\` and \`cnf.jkt\` (RFC 9449 §6.2).`,
   })
   @ApiClientAuthentication()
   @ApiFormBody(TokenHintForm)
@@ -93,6 +93,9 @@ export class RevocationController {
     if (unverified['client_id'] !== client.clientId && !client.firstParty) return { active: false };
     const claims = await this.tokens.active(token);
     if (!claims) return { active: false };
+    // RFC 9449 §6.2: a DPoP-bound token is introspected as such, so a resource server that
+    // introspects can demand the proof of that key.
+    const jkt = typeof claims.cnf?.jkt === 'string' ? claims.cnf.jkt : undefined;
     return {
       active: true,
       scope: claims.scope,
@@ -103,7 +106,8 @@ export class RevocationController {
       exp: claims.exp,
       iat: claims.iat,
       jti: claims.jti,
-      token_type: 'Bearer',
+      token_type: jkt ? 'DPoP' : 'Bearer',
+      ...(jkt ? { cnf: { jkt } } : {}),
       ...(claims['acr'] ? { acr: claims['acr'] } : {}),
     };
   }

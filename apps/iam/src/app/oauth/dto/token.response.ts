@@ -15,6 +15,11 @@ export class PushedAuthorizationResponse {
   @ApiProperty({ type: 'integer' }) expires_in!: number;
 }
 
+/** RFC 7800 confirmation of a DPoP-bound token: the RFC 7638 thumbprint of its key. */
+export class IntrospectionConfirmation {
+  @ApiProperty() jkt!: string;
+}
+
 export class IntrospectionResponse {
   @ApiProperty() active!: boolean;
   @ApiPropertyOptional() scope?: string;
@@ -25,7 +30,8 @@ export class IntrospectionResponse {
   @ApiPropertyOptional({ type: 'integer' }) exp?: number;
   @ApiPropertyOptional({ type: 'integer' }) iat?: number;
   @ApiPropertyOptional() jti?: string;
-  @ApiPropertyOptional({ enum: ['Bearer'] }) token_type?: string;
+  @ApiPropertyOptional({ enum: ['Bearer', 'DPoP'], description: 'DPoP for a token bound to a key (RFC 9449 §6.2)' }) token_type?: string;
+  @ApiPropertyOptional({ type: IntrospectionConfirmation, description: 'The key a DPoP-bound token is bound to' }) cnf?: IntrospectionConfirmation;
   @ApiPropertyOptional() acr?: string;
 }
 
