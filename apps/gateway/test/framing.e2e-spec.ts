@@ -128,4 +128,59 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
     expect(atCap).toMatch(/^HTTP\/1\.1 200 /);
     expect(upstream.seen.at(-1)?.headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': 'a', [`x-pad-${MAX_HEADER_FIELDS - 3}`]: 'x' });
   });
+
+  it('answers 400 in its JSON shape to an HTTP/1.1 request without Host (RFC 9112 §3.2), and still serves HTTP/1.0 without one', async () => {
+    const before = upstream.seen.length;
+    for (const request of ['GET / HTTP/1.1\r\n\r\n', 'GET /api/kb/x HTTP/1.1\r\nConnection: close\r\n\r\n', 'GET http://a.example/api/kb/x HTTP/1.1\r\n\r\n']) {
+      const answer = parse(await raw(request));
+      expect([request, answer.status]).toEqual([request, 400]);
+      expect(answer.body).toMatchObject({ status: 400, code: 'bad_request', detail: 'an HTTP/1.1 request must have a Host header' });
+      expect(answer.head).toContain('content-type: application/problem+json');
+      expect(answer.head).toContain('connection: close');
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+    }
+    expect(upstream.seen.length).toBe(before);
+    expect(await raw('GET /api/kb/x HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)?.headers['x-forwarded-host']).toBe('');
+  });
+
+  it('answers CONNECT 501 in its JSON shape and closes, instead of dropping the connection', async () => {
+    const before = upstream.seen.length;
+    for (const request of [`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 'CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n']) {
+      const answer = parse(await raw(request));
+      expect([request, answer.status]).toEqual([request, 501]);
+      expect(answer.body).toMatchObject({ status: 501, code: 'not_implemented' });
+      expect(answer.head).toContain('content-type: application/problem+json');
+      expect(answer.head).toContain('connection: close');
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+    }
+    expect(upstream.seen.length).toBe(before);
+  });
+
+  it('routes an absolute-form target by its path, the authority of the target replacing Host (RFC 9112 §3.2.2)', async () => {
+    const answer = await raw(`GET http://127.0.0.1:${port}/.well-known/jwks.json?x=1 HTTP/1.1\r\nHost: other.example\r\nConnection: close\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)).toMatchObject({ url: '/.well-known/jwks.json?x=1', headers: { 'x-forwarded-host': `127.0.0.1:${port}` } });
+    // Scheme in any case, an https target, and an upstream's health through the gateway.
+    expect(await raw('POST HTTPS://api.example/api/kb/ingest HTTP/1.1\r\nHost: api.example\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)).toMatchObject({ url: '/api/kb/ingest', body: '{}', headers: { 'x-forwarded-host': 'api.example' } });
+    expect(await raw('GET http://a.example/health/kb/live HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)?.url).toBe('/health/live');
+    // The gateway's own routes and its 404 see the same origin-form.
+    expect(await raw('GET http://a.example/metrics HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(parse(await raw('GET http://a.example?x=1 HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n'))).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
+
+  it('refuses an absolute-form target it cannot take for its own with 400, forwarding nothing', async () => {
+    const before = upstream.seen.length;
+    for (const target of ['http://user@a.example/api/kb/x', 'http://:80/api/kb/x', 'http://a b/api/kb/x', 'ftp://a.example/api/kb/x']) {
+      const answer = parse(await raw(`GET ${target} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n`));
+      expect([target, answer.status]).toEqual([target, 400]);
+      expect(answer.body).toMatchObject({ status: 400, code: 'bad_request' });
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+    }
+    // The Host line is checked as in origin-form before the target's authority replaces it.
+    expect(parse(await raw('GET http://a.example/api/kb/x HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n')).status).toBe(400);
+    expect(upstream.seen.length).toBe(before);
+  });
 });

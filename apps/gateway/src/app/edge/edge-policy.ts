@@ -87,7 +87,8 @@ export class EdgePolicy {
     return out;
   }
 
-  private securityHeaders(): Record<string, string> {
+  /** The security headers alone: for answers written straight to the socket, with no request to read CORS from. */
+  securityHeaders(): Record<string, string> {
     return this.options.hsts ? { ...SECURITY_HEADERS, 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : { ...SECURITY_HEADERS };
   }
 

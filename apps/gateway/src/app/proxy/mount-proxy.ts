@@ -8,7 +8,7 @@ import { EdgePolicy, parseCorsOrigins } from '../edge/edge-policy';
 import { expectsContinue } from './forward-headers';
 import { sendProblem, writeRawProblem } from './problem';
 import { ProxyService } from './proxy.service';
-import { framingRefusal } from './request-framing';
+import { framingRefusal, toOriginForm } from './request-framing';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -38,7 +38,7 @@ export function mountProxy(app: INestApplication): void {
   const answering = new WeakMap<Socket, ServerResponse>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     answering.set(req.socket, res);
-    const refusal = framingRefusal(req);
+    const refusal = framingRefusal(req) ?? toOriginForm(req);
     if (refusal) {
       // The request is not one the gateway can route or forward safely: answered here, and the
       // connection closed (what follows on it cannot be trusted to be framed as its sender meant).
@@ -62,15 +62,18 @@ export function mountProxy(app: INestApplication): void {
     sendProblem(res, 417, 'expectation_failed', 'the only expectation supported is 100-continue', requestIdFor(req, res));
   });
 
-  hardenServer(server, config.get('GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', { infer: true }), answering);
+  hardenServer(server, config.get('GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', { infer: true }), answering, edge.securityHeaders());
 }
 
 /**
  * Client errors Node detects before any handler runs (unparsable request, headers too large or too
  * slow) answer in the gateway's JSON error shape, then the connection closes.
  */
-function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakMap<Socket, ServerResponse>): void {
+function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakMap<Socket, ServerResponse>, securityHeaders: Record<string, string>): void {
   server.headersTimeout = headersTimeoutMs;
+  // Node answers an HTTP/1.1 request without Host itself (a bare 400, empty chunked body, no
+  // security headers) before any handler runs; framingRefusal answers it in the gateway's shape.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.requestTimeout = Math.max(REQUEST_TIMEOUT_MS, headersTimeoutMs);
   // createServer's connectionsCheckingInterval option, read by Node when the server starts
   // listening (after this configuration); Nest creates the server without options.
@@ -83,10 +86,19 @@ function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakM
       socket.destroy();
       return;
     }
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeRawProblem(socket, 408, 'request_timeout', 'the request was not received in time');
-    else if (err.code === 'HPE_HEADER_OVERFLOW') writeRawProblem(socket, 431, 'request_header_fields_too_large', 'the request header section is too large');
-    else if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') writeRawProblem(socket, 413, 'payload_too_large', 'the chunk extensions are too large');
-    else writeRawProblem(socket, 400, 'bad_request', 'the request is not valid HTTP/1.1');
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeRawProblem(socket, 408, 'request_timeout', 'the request was not received in time', securityHeaders);
+    else if (err.code === 'HPE_HEADER_OVERFLOW') writeRawProblem(socket, 431, 'request_header_fields_too_large', 'the request header section is too large', securityHeaders);
+    else if (err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') writeRawProblem(socket, 413, 'payload_too_large', 'the chunk extensions are too large', securityHeaders);
+    else writeRawProblem(socket, 400, 'bad_request', 'the request is not valid HTTP/1.1', securityHeaders);
+    socket.destroySoon();
+  });
+  // CONNECT asks for a tunnel, which a reverse proxy never opens. Node hands such a request to
+  // 'connect' listeners with the bare socket and, without one, drops the connection unanswered.
+  // RFC 9110 §9.1: a method the server does not implement SHOULD be answered 501.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    // Node took its own listeners off the socket when it handed it over, its error handler too.
+    socket.on('error', () => socket.destroy());
+    writeRawProblem(socket, 501, 'not_implemented', 'CONNECT is not supported: the gateway opens no tunnels', securityHeaders);
     socket.destroySoon();
   });
 }

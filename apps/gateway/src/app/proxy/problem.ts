@@ -37,14 +37,18 @@ export function sendProblem(
 
 /**
  * For errors Node raises before there is a request object (unparsable request, header section too
- * large or too slow): a complete HTTP/1.1 answer written to the socket, then the connection closed.
+ * large or too slow), or requests it hands over without a response (CONNECT): a complete HTTP/1.1
+ * answer written to the socket, with `headers` (the edge's security headers), then the connection closed.
  */
-export function writeRawProblem(socket: Socket, status: number, code: string, detail: string): void {
-  const body = problemBody(status, code, detail, randomUUID());
+export function writeRawProblem(socket: Socket, status: number, code: string, detail: string, headers: Record<string, string> = {}): void {
+  const requestId = randomUUID();
+  const body = problemBody(status, code, detail, requestId);
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'content-type: application/problem+json',
     `content-length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${requestId}`,
     'connection: close',
     '',
     '',

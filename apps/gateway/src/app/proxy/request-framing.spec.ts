@@ -1,14 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { framingRefusal, MAX_HEADER_FIELDS } from './request-framing';
+import { framingRefusal, MAX_HEADER_FIELDS, toOriginForm } from './request-framing';
 
 /** A request as Node parsed it: its header lines in order, name then value, and repeated fields joined. */
-function request(rawHeaders: string[]): IncomingMessage {
+function request(rawHeaders: string[], url = '/', httpVersion = '1.1'): IncomingMessage {
   const headers: Record<string, string> = {};
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i].toLowerCase();
     headers[name] = name in headers ? `${headers[name]}, ${rawHeaders[i + 1]}` : rawHeaders[i + 1];
   }
-  return { rawHeaders, headers } as unknown as IncomingMessage;
+  const [httpVersionMajor, httpVersionMinor] = httpVersion.split('.').map(Number);
+  return { rawHeaders, headers, url, httpVersion, httpVersionMajor, httpVersionMinor } as unknown as IncomingMessage;
 }
 
 describe('request framing', () => {
@@ -63,6 +64,46 @@ describe('request framing', () => {
   it('refuses chunked applied twice with 400', () => {
     for (const lines of [['Transfer-Encoding', 'chunked, chunked'], ['Transfer-Encoding', 'chunked', 'transfer-encoding', 'chunked']]) {
       expect(framingRefusal(request(['Host', 'a', ...lines]))).toMatchObject({ status: 400, code: 'bad_request' });
+    }
+  });
+
+  it('refuses an HTTP/1.1 request without Host with 400, not an HTTP/1.0 one', () => {
+    expect(framingRefusal(request(['Accept', '*/*']))).toEqual({ status: 400, code: 'bad_request', detail: 'an HTTP/1.1 request must have a Host header' });
+    expect(framingRefusal(request(['Accept', '*/*'], '/', '1.0'))).toBeUndefined();
+  });
+});
+
+describe('absolute-form request targets', () => {
+  it('are rewritten to origin-form, the target authority replacing Host (RFC 9112 §3.2.2)', () => {
+    for (const [target, path, host] of [
+      ['http://a.example/api/kb/x?q=1', '/api/kb/x?q=1', 'a.example'],
+      ['HTTPS://a.example:8443/oauth/token', '/oauth/token', 'a.example:8443'],
+      ['http://[::1]:8080/x/../y', '/x/../y', '[::1]:8080'],
+      ['http://a.example', '/', 'a.example'],
+      ['http://a.example?x=1', '/?x=1', 'a.example'],
+    ]) {
+      const req = request(['Host', 'other.example', 'Accept', '*/*'], target);
+      expect([target, toOriginForm(req)]).toEqual([target, undefined]);
+      expect([target, req.url, req.headers.host, req.rawHeaders]).toEqual([target, path, host, ['Host', host, 'Accept', '*/*']]);
+    }
+    const noHost = request([], 'http://a.example/x', '1.0');
+    expect(toOriginForm(noHost)).toBeUndefined();
+    expect([noHost.url, noHost.headers.host, noHost.rawHeaders]).toEqual(['/x', 'a.example', ['Host', 'a.example']]);
+  });
+
+  it('leaves origin-form and asterisk-form alone', () => {
+    for (const target of ['/api/kb/x', '//a/b', '*']) {
+      const req = request(['Host', 'a'], target);
+      expect(toOriginForm(req)).toBeUndefined();
+      expect([req.url, req.headers.host]).toEqual([target, 'a']);
+    }
+  });
+
+  it('refuses another scheme, user information, an empty or invalid host with 400', () => {
+    for (const target of ['ftp://a.example/x', 'http://user:pw@a.example/x', 'http:///x', 'http://:80/x', 'http://a b/x', 'http://a.example/x#f', 'x:y', 'http:/x']) {
+      const req = request(['Host', 'a'], target);
+      expect([target, toOriginForm(req)?.status]).toEqual([target, 400]);
+      expect(req.url).toBe(target);
     }
   });
 });

@@ -29,10 +29,10 @@ export const MAX_HEADER_FIELDS = 100;
 
 /**
  * What Node's parser lets through but the gateway must not act on, for every request it receives
- * (proxied or its own): more header fields than MAX_HEADER_FIELDS, a Host that is not one, and
- * transfer codings other than chunked alone.
- * RFC 9112 §3.2: a request with more than one Host field line, or a Host with
- * an invalid value, MUST be answered 400. Node keeps the first Host and drops the rest, so the
+ * (proxied or its own): more header fields than MAX_HEADER_FIELDS, a Host that is missing (HTTP/1.1)
+ * or not one, and transfer codings other than chunked alone.
+ * RFC 9112 §3.2: an HTTP/1.1 request without Host, with more than one Host field line, or with a Host
+ * with an invalid value, MUST be answered 400. Node keeps the first Host and drops the rest, so the
  * gateway would route, log and forward (as X-Forwarded-Host) one authority while another proxy or
  * cache on the path may have read the other.
  */
@@ -45,6 +45,8 @@ export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined
   }
   const hosts: string[] = [];
   for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'host') hosts.push(raw[i + 1]);
+  // Node answers this itself, outside the gateway's error shape, unless told not to (mount-proxy does).
+  if (hosts.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return { status: 400, code: 'bad_request', detail: 'an HTTP/1.1 request must have a Host header' };
   if (hosts.length > 1) return { status: 400, code: 'bad_request', detail: 'the request has more than one Host header' };
   if (hosts.length === 1 && !HOST.test(hosts[0])) return { status: 400, code: 'bad_request', detail: 'the Host header is not a valid host' };
   return transferCodingRefusal(req.headers['transfer-encoding']);
@@ -66,4 +68,36 @@ function transferCodingRefusal(value: string | undefined): FramingRefusal | unde
   const other = codings.find((c) => c !== 'chunked');
   if (other === undefined) return { status: 400, code: 'bad_request', detail: 'the chunked transfer coding is applied more than once' };
   return { status: 501, code: 'not_implemented', detail: `the transfer coding "${other.slice(0, 40)}" is not supported (only chunked, alone)` };
+}
+
+/** RFC 9112 §3.2.2 absolute-form of an http or https target: the authority, then path and query (no fragment). */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)([^#]*)$/i;
+
+/**
+ * Rewrites an absolute-form request target (`GET http://api.example/oauth/token HTTP/1.1`, what a
+ * client talking to a forward proxy sends) to origin-form, so it is routed, checked and forwarded
+ * like the same request in origin-form (routes match on the path; matched on the whole URL, it
+ * fell through to the gateway's own 404 while Express, which parses it, served /metrics). RFC 9112
+ * §3.2.2: a server MUST accept absolute-form, and then ignore the Host header for the target's
+ * authority; so the authority replaces Host here, and everything after (X-Forwarded-Host
+ * included) sees one authority. Runs after framingRefusal: the Host line must still have been
+ * valid. A target of another scheme, with user information (RFC 9110 §4.2.4), or with an empty
+ * or invalid host (§4.2.1) is refused 400. An origin-form or asterisk-form target is left as it is.
+ */
+export function toOriginForm(req: IncomingMessage): FramingRefusal | undefined {
+  const url = req.url ?? '';
+  if (url.startsWith('/') || url === '*') return undefined;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return { status: 400, code: 'bad_request', detail: 'the request target is neither a path nor an http(s) URL' };
+  const [, authority, rest] = m;
+  if (authority.includes('@') || !HOST.test(authority) || authority.replace(/:[0-9]*$/, '') === '') {
+    return { status: 400, code: 'bad_request', detail: "the request target's authority is not a valid host" };
+  }
+  req.url = rest.startsWith('/') ? rest : `/${rest}`;
+  req.headers.host = authority;
+  const raw = req.rawHeaders;
+  const line = raw.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'host');
+  if (line >= 0) raw[line + 1] = authority;
+  else raw.push('Host', authority);
+  return undefined;
 }
