@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { PasswordHasher, SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -260,6 +260,81 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
     const unbound = await introspect(plain['access_token'] as string);
     expect(unbound).toMatchObject({ active: true, token_type: 'Bearer' });
     expect(unbound).not.toHaveProperty('cnf');
+  });
+
+  describe('userinfo', () => {
+    const userinfoUrl = () => `${iam.issuer}/oauth/userinfo`;
+    const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
+    const userinfo = (authorization: string, headers: Record<string, string> = {}, method = 'GET') =>
+      fetch(`${iam.url}/oauth/userinfo`, { method, headers: { authorization, ...headers } });
+
+    /** A user's token with openid for the default audience, bound to `key`'s DPoP key. */
+    async function boundUserToken(key: Awaited<ReturnType<typeof dpopKey>>) {
+      const { verifier, params } = await pkce();
+      const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid kb:read', ...params }));
+      const exchange = (proof: string) =>
+        post('/oauth/token', { grant_type: 'authorization_code', client_id: 'spa-resources', code: callback.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT }, { DPoP: proof });
+      // The first answer asks for iam's nonce and spends nothing.
+      const nonce = (await exchange(await key.proof(tokenUrl))).headers.get('dpop-nonce')!;
+      const tokens = await json(await exchange(await key.proof(tokenUrl, { nonce })));
+      expect(tokens['token_type']).toBe('DPoP');
+      return tokens['access_token'] as string;
+    }
+
+    it('takes a DPoP-bound token only with the DPoP scheme and a fresh proof of its key for this method and URL (RFC 9449 §7)', async () => {
+      const key = await dpopKey();
+      const token = await boundUserToken(key);
+      const sub = decodeJwt(token).sub;
+
+      const asBearer = await userinfo(`Bearer ${token}`);
+      expect(asBearer.status).toBe(401);
+      expect(await json(asBearer)).toMatchObject({ error: 'invalid_token' });
+      expect(asBearer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*, DPoP algs="/);
+
+      const noProof = await userinfo(`DPoP ${token}`);
+      expect(noProof.status).toBe(401);
+      expect(await json(noProof)).toMatchObject({ error: 'invalid_dpop_proof' });
+      expect(noProof.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof"/);
+
+      const proof = await key.proof(userinfoUrl(), { htm: 'GET', ath: ath(token) });
+      const ok = await userinfo(`DPoP ${token}`, { DPoP: proof });
+      expect(ok.status).toBe(200);
+      expect(await json(ok)).toEqual({ sub });
+
+      const replayed = await userinfo(`DPoP ${token}`, { DPoP: proof });
+      expect(await json(replayed)).toMatchObject({ error: 'invalid_dpop_proof' });
+      const wrongMethod = await userinfo(`DPoP ${token}`, { DPoP: await key.proof(userinfoUrl(), { htm: 'POST', ath: ath(token) }) });
+      expect(await json(wrongMethod)).toMatchObject({ error: 'invalid_dpop_proof' });
+      const otherKey = await dpopKey();
+      const stolen = await userinfo(`DPoP ${token}`, { DPoP: await otherKey.proof(userinfoUrl(), { htm: 'GET', ath: ath(token) }) });
+      expect(await json(stolen)).toMatchObject({ error: 'invalid_dpop_proof' });
+      const noAth = await userinfo(`DPoP ${token}`, { DPoP: await key.proof(userinfoUrl(), { htm: 'GET' }) });
+      expect(await json(noAth)).toMatchObject({ error: 'invalid_dpop_proof' });
+
+      const posted = await userinfo(`DPoP ${token}`, { DPoP: await key.proof(userinfoUrl(), { ath: ath(token) }) }, 'POST');
+      expect(posted.status).toBe(200);
+    });
+
+    it('refuses an unbound token presented with the DPoP scheme, and a token minted for another resource', async () => {
+      const { verifier, params } = await pkce();
+      const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid kb:read', resource: EVIDENCE, ...params }));
+      const forEvidence = await oidc.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: verifier, expectedState: params.state });
+      expect(decodeJwt(forEvidence.access_token)).toMatchObject({ aud: EVIDENCE, scope: 'openid kb:read' });
+      const other = await userinfo(`Bearer ${forEvidence.access_token}`);
+      expect(other.status).toBe(401);
+      expect(await json(other)).toMatchObject({ error: 'invalid_token', error_description: 'claim "aud" invalid: unexpected audience' });
+
+      const second = await pkce();
+      const plain = await oidc.authorizationCodeGrant(spa, await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid', ...second.params })), {
+        pkceCodeVerifier: second.verifier,
+        expectedState: second.params.state,
+      });
+      const key = await dpopKey();
+      const asDpop = await userinfo(`DPoP ${plain.access_token}`, { DPoP: await key.proof(userinfoUrl(), { htm: 'GET', ath: ath(plain.access_token) }) });
+      expect(asDpop.status).toBe(401);
+      expect(await json(asDpop)).toMatchObject({ error: 'invalid_token' });
+      expect((await userinfo(`Bearer ${plain.access_token}`)).status).toBe(200);
+    });
   });
 
   it('sets aud to the resources asked for, keeps the default audience without one, and refuses any other target (invalid_target)', async () => {

@@ -61,6 +61,15 @@ describe('iam: rate limit and concurrent key rotation', () => {
     expect(authorize.headers.get('ratelimit-policy')).toBe('"oauth";q=5;w=60');
     expect(authorize.headers.get('ratelimit')).toMatch(/^"oauth";r=0;t=\d+$/);
     expect(Number(authorize.headers.get('retry-after'))).toBeGreaterThan(0);
+    // So does userinfo, with or without a token.
+    for (const method of ['GET', 'POST']) {
+      const userinfo = await fetch(`${iam.url}/oauth/userinfo`, { method, headers: { authorization: 'Bearer x.y.z' } });
+      expect({ method, status: userinfo.status }).toEqual({ method, status: 429 });
+      expect(userinfo.headers.get('ratelimit-policy')).toBe('"oauth";q=5;w=60');
+      expect(userinfo.headers.get('ratelimit')).toMatch(/^"oauth";r=0;t=\d+$/);
+      expect(userinfo.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(Number(userinfo.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
     // Discovery and JWKS stay reachable for verifiers.
     expect((await fetch(`${iam.url}/.well-known/jwks.json`)).status).toBe(200);
   });

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '@platform/auth';
-import { Clock } from '@platform/runtime';
 import { ClientsModule } from '../clients/clients.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ApplicationsRepository } from './applications.repository';
@@ -12,7 +10,8 @@ import { ManagementController } from './management.controller';
 import { SelfFetchController } from './self-fetch.controller';
 
 @Module({
-  imports: [ClientsModule, OAuthModule, AuthModule.forRoot({ clock: Clock })],
+  // The access-token authenticator (JwtAuthGuard) comes from OAuthModule's AuthModule, which is global.
+  imports: [ClientsModule, OAuthModule],
   controllers: [ManagementController, SelfFetchController],
   providers: [ApplicationsRepository, ClientSecretsService, ApplicationsService, IdempotencyService, ClientSecretMetrics],
   exports: [ClientSecretsService],

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { Clock } from '@platform/runtime';
 import { ClientsModule } from '../clients/clients.module';
 import { ConsentsRepository } from '../consent/consents.repository';
 import { GrantsRepository } from '../grants/grants.repository';
@@ -22,7 +24,9 @@ import { UserinfoController } from './userinfo.controller';
 import { UserTokensService } from './user-tokens.service';
 
 @Module({
-  imports: [ClientsModule, KeysModule, SessionModule],
+  // One AuthModule (global): userinfo and the management API verify access tokens, DPoP proofs
+  // included, with the same authenticator every resource service uses.
+  imports: [ClientsModule, KeysModule, SessionModule, AuthModule.forRoot({ clock: Clock })],
   controllers: [AuthorizeController, TokenController, ParController, DiscoveryController, UserinfoController, RevocationController],
   providers: [
     AuthorizeService,

@@ -1,53 +1,105 @@
-import { Controller, Get, Headers, Post, Res, UseFilters } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { ApiOAuthError } from '../api-docs';
+import { Controller, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ACCESS_TOKEN_AUTHENTICATOR, AccessTokenAuthenticator, AccessTokenRejected, AuthFailure, wwwAuthenticate } from '@platform/auth';
+import type { Request, Response } from 'express';
+import { ApiOAuthError, ApiOAuthRateLimited } from '../api-docs';
 import { UserinfoResponse } from './dto/token.response';
 import { UsersRepository } from '../users/users.repository';
 import { emailClaims } from './email-claims';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
+import { OAuthRateLimitGuard } from './rate-limit.guard';
 
-/** OIDC Core §5.3 UserInfo: the signed-in user's claims, for a token carrying openid. */
+const DESCRIPTION =
+  'Needs an iam access token with `openid` addressed to the default audience (IAM_ACCESS_TOKEN_AUDIENCE, what a token asked for without `resource` names): a token for another resource is refused. ' +
+  '`Authorization: Bearer <token>`, or for a DPoP-bound token (`cnf.jkt`) `Authorization: DPoP <token>` with a `DPoP` proof of its key for this method and URL (RFC 9449 §7); a bound token presented as Bearer is refused. ' +
+  '`email` and `profile` add claims. Rate limited with the /oauth group.';
+
+/** The proof a DPoP-bound token comes with at this resource (RFC 9449 §7.1). */
+const ApiUserinfoDpopHeader = () =>
+  ApiHeader({
+    name: 'DPoP',
+    required: false,
+    description: 'With `Authorization: DPoP`: a `dpop+jwt` proof signed by the key the token is bound to, htm the request method, htu this endpoint, `ath` the hash of the token',
+    schema: { type: 'string' },
+  });
+
+/**
+ * OIDC Core §5.3 UserInfo: the signed-in user's claims, for a token carrying openid.
+ *
+ * The token passes two checks. iam's own (LocalTokenVerifier: signature, `typ`, expiry on iam's
+ * clock, and the revocation state only iam knows: jti, grant, client, user). Then the one every
+ * resource service of the platform applies, the management API's authenticator (@platform/auth):
+ * the audience (JWT_AUDIENCE, the default audience iam puts in tokens asked for no resource, so a
+ * token minted for an MCP server is not taken here: RFC 8707 §2 makes it that resource's alone),
+ * and DPoP (a bound token only with the DPoP scheme and a fresh proof of its key, an unbound one
+ * only as Bearer). One verifier of proofs for all of iam's protected routes, not a second one here.
+ */
 @ApiTags('OAuth')
 @Controller('oauth')
 @UseFilters(OAuthErrorFilter)
+@UseGuards(OAuthRateLimitGuard)
 export class UserinfoController {
   constructor(
     private readonly tokens: LocalTokenVerifier,
     private readonly users: UsersRepository,
+    @Inject(ACCESS_TOKEN_AUTHENTICATOR) private readonly authenticator: AccessTokenAuthenticator,
   ) {}
 
   @Get('userinfo')
-  @ApiOperation({ summary: 'OIDC userinfo', description: 'Needs an access token with `openid`; `email` and `profile` add claims.' })
+  @ApiOperation({ summary: 'OIDC userinfo', description: DESCRIPTION })
   @ApiSecurity('bearer')
+  @ApiUserinfoDpopHeader()
   @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
-  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one (`invalid_token`, WWW-Authenticate: Bearer)')
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, one for another audience, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
   @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
-  get(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    return this.userinfo(authorization, res);
+  @ApiOAuthRateLimited()
+  get(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.userinfo(req, res);
   }
 
   @Post('userinfo')
-  @ApiOperation({ summary: 'OIDC userinfo (POST form)', description: 'Needs an access token with `openid`; `email` and `profile` add claims.' })
+  // OIDC Core §5.3.2: the claims are answered 200 whatever the method (Nest's default for POST is 201).
+  @HttpCode(200)
+  @ApiOperation({ summary: 'OIDC userinfo (POST form)', description: DESCRIPTION })
   @ApiSecurity('bearer')
+  @ApiUserinfoDpopHeader()
   @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
-  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one (`invalid_token`, WWW-Authenticate: Bearer)')
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, one for another audience, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
   @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
-  post(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
-    return this.userinfo(authorization, res);
+  @ApiOAuthRateLimited()
+  post(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.userinfo(req, res);
   }
 
-  private async userinfo(authorization: string | undefined, res: Response) {
-    const challenge = (error: string, description: string, status: number) =>
-      new OAuthError(error, description, status, { 'WWW-Authenticate': `Bearer error="${error}", error_description="${description}"` });
-    const token = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
-    if (!token) throw challenge('invalid_token', 'a bearer access token is required', 401);
-    const claims = await this.tokens.active(token);
-    if (!claims) throw challenge('invalid_token', 'the access token is invalid, expired or revoked', 401);
-    if (!claims.scope.split(' ').includes('openid')) throw challenge('insufficient_scope', 'the token lacks the openid scope', 403);
+  /** RFC 6750 §3 / RFC 9449 §7.1 challenge: the scheme the client used first, carrying the error. */
+  private challenge(failure: AuthFailure): OAuthError {
+    const headers: Record<string, string> = { 'WWW-Authenticate': wwwAuthenticate(failure, { dpopAlgorithms: this.authenticator.dpopAlgorithms }).join(', ') };
+    if (failure.dpopNonce) headers['DPoP-Nonce'] = failure.dpopNonce;
+    return new OAuthError(failure.error ?? 'invalid_token', failure.description ?? 'an access token is required', failure.status, headers);
+  }
+
+  private async userinfo(req: Request, res: Response) {
+    const presented = AccessTokenAuthenticator.presented(req.headers);
+    if (presented === null || presented === 'malformed') {
+      throw this.challenge({ status: 401, error: 'invalid_token', description: 'a bearer access token is required', scheme: 'Bearer' });
+    }
+    const invalid = (description: string) => this.challenge({ status: 401, error: 'invalid_token', description, scheme: presented.scheme });
+    // iam's own check first: a revoked or foreign token is refused before its DPoP proof is used up.
+    const claims = await this.tokens.active(presented.token);
+    if (!claims) throw invalid('the access token is invalid, expired or revoked');
+    try {
+      const verified = await this.authenticator.verify(req, presented);
+      if (verified.dpopNonce) res.setHeader('DPoP-Nonce', verified.dpopNonce);
+    } catch (e) {
+      if (e instanceof AccessTokenRejected) throw this.challenge(e.failure);
+      throw e;
+    }
+    if (!claims.scope.split(' ').includes('openid')) {
+      throw this.challenge({ status: 403, error: 'insufficient_scope', description: 'the token lacks the openid scope', scope: 'openid', scheme: presented.scheme });
+    }
     const user = claims.sub ? await this.users.findById(claims.sub) : null;
-    if (!user?.active) throw challenge('invalid_token', 'the token subject is unknown', 401);
+    if (!user?.active) throw invalid('the token subject is unknown');
     res.setHeader('Cache-Control', 'no-store');
     const scopes = claims.scope.split(' ');
     return {
