@@ -231,6 +231,32 @@ describe('iam: client_credentials, private_key_jwt, discovery and signing keys',
       }
     });
 
+    it('refuses a client id no row can hold (NUL, a lone surrogate) with 401 invalid_client on every endpoint that authenticates clients', async () => {
+      // Basic is decoded by iam itself (the edge layer refuses a NUL in a form body or a query before
+      // any route runs), and an assertion's iss is read from its JSON: neither may reach Postgres.
+      const b64 = (text: string) => Buffer.from(text).toString('base64url');
+      const unsignedAssertion = (iss: string) => `${b64('{"alg":"ES256"}')}.${b64(JSON.stringify({ iss, sub: iss, aud: `${iam.issuer}/oauth/token`, jti: randomUUID() }))}.${b64('sig')}`;
+      const cases: Array<[string, Record<string, string>, Record<string, string>, string]> = [
+        ['Basic, id form-encoded with %00', { authorization: `Basic ${Buffer.from(`service-a%00:${SECRET}`).toString('base64')}` }, {}, 'client authentication failed'],
+        ['Basic, raw NUL in the id', { authorization: `Basic ${Buffer.from(`service-a\u0000:${SECRET}`).toString('base64')}` }, {}, 'client authentication failed'],
+        ['assertion iss with NUL', {}, { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: unsignedAssertion('service-pk\u0000') }, 'client assertion rejected: unknown client'],
+        ['assertion iss with a lone surrogate', {}, { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: unsignedAssertion('service-pk\ud800') }, 'client assertion rejected: unknown client'],
+      ];
+      for (const path of ['/oauth/token', '/oauth/par', '/oauth/revoke', '/oauth/introspect']) {
+        for (const [name, headers, params, description] of cases) {
+          const r = await fetch(`${iam.url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+            body: new URLSearchParams({ grant_type: 'client_credentials', response_type: 'code', redirect_uri: 'http://127.0.0.1/cb', token: 'x', ...params }),
+          });
+          expect({ path, name, status: r.status, body: await body(r) }).toEqual({ path, name, status: 401, body: { error: 'invalid_client', error_description: description } });
+          if (headers['authorization']) expect(r.headers.get('www-authenticate')).toBe('Basic realm="OAuth"');
+        }
+      }
+      // The client itself is untouched: its own id still authenticates.
+      expect((await form({ grant_type: 'client_credentials' }, { authorization: basic('service-a', SECRET) })).status).toBe(200);
+    });
+
     it('refuses a secret for a private_key_jwt client', async () => {
       expect((await form({ grant_type: 'client_credentials' }, { authorization: basic('service-pk', 'anything') })).status).toBe(401);
     });

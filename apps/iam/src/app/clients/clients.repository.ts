@@ -6,6 +6,13 @@ import { ClientMetadataDocuments } from '../registration/client-metadata-documen
 import { ClientCache } from './client-cache';
 import { OAuthClient } from './oauth-client.entity';
 
+/**
+ * Text Postgres cannot hold as sent: a NUL (refused with a data exception) or a lone UTF-16
+ * surrogate (stored as U+FFFD, so two inputs would name one row).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const unstorable = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
 /** The only TypeORM user for clients. */
 @Injectable()
 export class ClientsRepository {
@@ -36,6 +43,7 @@ export class ClientsRepository {
    * the query builder's per-call work.
    */
   async findByClientId(clientId: string, em: EntityManager | DataSource = this.dataSource): Promise<OAuthClient | null> {
+    if (unstorable(clientId)) return null;
     const stored = await this.findOne('client_id', clientId, em);
     if (!this.documents.policy.looksLikeDocumentUrl(clientId) || (stored && stored.registrationType !== 'metadata_document')) return stored;
     return this.fromMetadataDocument(clientId, stored);
@@ -81,6 +89,11 @@ export class ClientsRepository {
   }
 
   private async findOne(column: 'client_id' | 'application_key', value: string, em: EntityManager | DataSource): Promise<OAuthClient | null> {
+    // A client id comes from a caller before it is authenticated, and not always through the edge
+    // layer's checks (a Basic header is decoded here, an assertion's iss read from its JSON): one
+    // that no row can have is no client, so its caller gets the 401 invalid_client of any unknown
+    // client instead of a database error (400) that tells it apart.
+    if (unstorable(value)) return null;
     const rows: Array<Record<string, unknown>> = await em.query(`SELECT * FROM oauth_clients WHERE ${column} = $1`, [value]);
     return rows.length === 0 ? null : this.toEntity(rows[0]);
   }
