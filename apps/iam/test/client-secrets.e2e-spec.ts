@@ -81,6 +81,24 @@ describe('iam: client-secret lifecycle and management API', () => {
     expect((await api('GET', '/applications/broken/client', reader)).status).toBe(404);
   });
 
+  it('refuses redirect URIs with a fragment or user info (RFC 6749 §3.1.2) with 422 naming auth.redirect_uris, as /oauth/register does', async () => {
+    const web = (redirect_uris: unknown[]) => ({ name: 'Web', type: 'web', scopes: ['openid'], auth: { client_type: 'public', redirect_uris } });
+    for (const [uris, message] of [
+      [['http://127.0.0.1:9999/cb#frag'], 'redirect_uris.0: http://127.0.0.1:9999/cb#frag must not contain a fragment'],
+      [['https://app.example/cb', 'https://app.example/cb#'], 'redirect_uris.1: https://app.example/cb# must not contain a fragment'],
+      [['http://user:pw@host.example/cb'], 'redirect_uris.0: http://user:pw@host.example/cb must not contain user info'],
+      [['https://good.example@evil.example/cb'], 'redirect_uris.0: https://good.example@evil.example/cb must not contain user info'],
+    ] as const) {
+      const r = await api('PUT', '/applications/fragmented/manifest', manager, web([...uris]));
+      expect({ uris, status: r.status }).toEqual({ uris, status: 422 });
+      expect(r.body['errors']).toEqual(expect.arrayContaining([{ field: 'auth.redirect_uris', message }]));
+    }
+    expect((await api('GET', '/applications/fragmented/client', reader)).status).toBe(404);
+    // Plain http on any host stays an administrator's choice; a path may hold an @.
+    const ok = await api('PUT', '/applications/fragmented/manifest', manager, web(['http://app.internal:8080/cb', 'https://app.example/users/@me/cb']));
+    expect(ok.status).toBe(201);
+  });
+
   it('refuses a manifest whose auth is missing or not an object with 422 naming auth', async () => {
     const { auth: _auth, ...withoutAuth } = serviceManifest();
     for (const manifest of [withoutAuth, { ...withoutAuth, auth: [] }, { ...withoutAuth, auth: null }, { ...withoutAuth, auth: 'confidential' }, { ...withoutAuth, auth: [{ client_type: 'confidential' }] }]) {

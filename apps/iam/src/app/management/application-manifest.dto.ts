@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CLIENT_JWKS_MAX_KEYS, IsClientJwks } from '../clients/client-jwks';
+import { IsRedirectUris, REDIRECT_URI_MAX_LENGTH } from '../clients/redirect-uris';
 
 export class ManifestAuthDto {
   @ApiProperty({ enum: ['confidential', 'public'] })
@@ -30,11 +31,18 @@ export class ManifestAuthDto {
   @IsIn(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
-  @ApiPropertyOptional({ type: 'array', maxItems: 20, items: { type: 'string', format: 'uri' }, description: 'http or https; required for web and spa' })
+  @ApiPropertyOptional({
+    type: 'array',
+    maxItems: 20,
+    items: { type: 'string', format: 'uri', maxLength: REDIRECT_URI_MAX_LENGTH },
+    description: 'http or https, without fragment (RFC 6749 §3.1.2) or user info; required for web and spa',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { each: true })
+  // The rule /oauth/register and metadata documents apply too; an administrator may also name plain http hosts.
+  @IsRedirectUris('any')
   redirect_uris?: string[];
 
   /** Public keys for private_key_jwt: what cannot verify an ES256 assertion is refused, never stored. */

@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AddressPolicy } from '@platform/runtime';
+import { LOOPBACK_HOSTS, redirectUriProblem } from '../clients/redirect-uris';
 import { SCOPE_CATALOG } from '../oauth/scopes';
 import { IamConfig } from '../../config/iam-config';
 
 /** Grants a client that was never registered may use: interactive ones only, never client_credentials. */
 export const UNREGISTERED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const MAX_CLIENT_ID_LENGTH = 2000;
 
 type HostRule = { kind: 'off' } | { kind: 'any' } | { kind: 'list'; exact: Set<string>; suffixes: string[] };
@@ -104,21 +104,11 @@ export class UnregisteredClientPolicy {
 
   /**
    * Why a redirect URI is refused, or undefined: https with a host, or (RFC 8252 §7.3, native
-   * apps) http on a loopback address; never a fragment. Other schemes are refused.
+   * apps) http on a loopback address; never a fragment or user info (the rule every client's
+   * redirect URIs follow, clients/redirect-uris.ts).
    */
   redirectUriRefusal(uri: unknown): string | undefined {
-    if (typeof uri !== 'string' || uri.length > MAX_CLIENT_ID_LENGTH) return 'each redirect URI must be a string URL';
-    let url: URL;
-    try {
-      url = new URL(uri);
-    } catch {
-      return `${uri} is not an absolute URL`;
-    }
-    if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment`;
-    if (url.username || url.password) return `${uri} must not contain user info`;
-    if (url.protocol === 'https:' && url.hostname) return undefined;
-    if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
-    return `${uri} must use https (or http on a loopback address)`;
+    return redirectUriProblem(uri, 'loopback');
   }
 
   /** What the client may be granted: what it asked for within the policy; nothing asked means the whole policy. */
