@@ -34,7 +34,7 @@ export class TokenController {
   @LeanRoute({ accepts: hasMediaType('application/x-www-form-urlencoded') })
   @ApiOperation({
     summary: 'Token endpoint: authorization_code, client_credentials, refresh_token',
-    description: `${CLIENT_AUTHENTICATION} A refresh token is rotated on every use; presenting a used one ends its whole family. A public client's refresh token issued with a DPoP proof works only with a proof of the same key. \`resource\` narrows the grant's resources (none: all of them; none granted: the default audience). With OAUTH_DPOP_NONCE_REQUIRED a proof must carry the nonce of the \`DPoP-Nonce\` header (400 \`use_dpop_nonce\` gives one). Answers carry Cache-Control: no-store.`,
+    description: `${CLIENT_AUTHENTICATION} A refresh token is rotated on every use; presenting a used one ends its whole family, which lasts IAM_REFRESH_FAMILY_TTL_SEC from the code exchange however often it rotates. A refresh's \`scope\` narrows that access token only: the next refresh token keeps the whole grant. Scopes the client has lost since the authorization are left out of every token (none left: \`invalid_grant\`). A public client's refresh token issued with a DPoP proof works only with a proof of the same key. \`resource\` narrows the grant's resources (none: all of them; none granted: the default audience). With OAUTH_DPOP_NONCE_REQUIRED a proof must carry the nonce of the \`DPoP-Nonce\` header (400 \`use_dpop_nonce\` gives one). Answers carry Cache-Control: no-store.`,
   })
   @ApiClientAuthentication()
   @ApiDpopHeader()
