@@ -70,6 +70,27 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     }
   });
 
+  // A stateless server has no server-to-client stream and no session: GET used to open an event
+  // stream of keepalives that never ended (one gateway upstream connection each).
+  it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 Allow: POST in the error body, never an open stream', async (method) => {
+    const token = await issuer.mint({ scope: 'evidence:review' });
+    const r = await fetch(`${svc.url}/evidence-risk-review/mcp`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await r.json()).toEqual({ error: { code: 'method_not_allowed', message: expect.stringContaining(`${method} is not allowed here`), details: [] } });
+  });
+
+  it('still authenticates before refusing a method', async () => {
+    const r = await fetch(`${svc.url}/evidence-risk-review/mcp`, { headers: { accept: 'application/json, text/event-stream' }, signal: AbortSignal.timeout(5000) });
+    expect(r.status).toBe(401);
+    await r.body?.cancel();
+  });
+
   it('refuses callers without a token or without evidence:review', async () => {
     const noScope = await issuer.mint({ scope: 'kb:read' });
     await expect(connect(noScope)).rejects.toThrow();

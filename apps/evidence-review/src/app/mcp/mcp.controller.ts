@@ -1,11 +1,11 @@
-import { All, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { All, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentPrincipal, JwtAuthGuard, Principal, ProtectedResource, RequireScopes } from '@platform/auth';
 import { SCOPES } from '@platform/contracts';
 import { ReviewEngine } from '@platform/evidence-engine';
 import type { Request, Response } from 'express';
-import { ApiEvidenceGuarded } from '../reviews/dto/error-body.dto';
+import { ApiEvidenceError, ApiEvidenceGuarded } from '../reviews/dto/error-body.dto';
 import { ReviewsService } from '../reviews/reviews.service';
 import { createEvidenceMcpServer } from './evidence-mcp.server';
 
@@ -34,14 +34,7 @@ export class McpController {
       "Stateless JSON-RPC. Bearer, or DPoP with a proof for a DPoP-bound token; the token's aud must name OAUTH_RESOURCE (or JWT_AUDIENCE). 401/403 carry WWW-Authenticate with resource_metadata.",
   })
   @ApiOkResponse({ description: 'JSON-RPC response', schema: { type: 'object' } })
-  post(@Req() req: Request, @Res() res: Response, @CurrentPrincipal() principal: Principal): Promise<void> {
-    return this.handle(req, res, principal);
-  }
-
-  /** Other methods reach the transport too, which answers them as the MCP spec says (not documented: no client needs them). */
-  @All()
-  @ApiExcludeEndpoint()
-  async handle(@Req() req: Request, @Res() res: Response, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async post(@Req() req: Request, @Res() res: Response, @CurrentPrincipal() principal: Principal): Promise<void> {
     const server = createEvidenceMcpServer(this.reviews, this.engine, principal.tenantId ?? 'default');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
@@ -51,4 +44,47 @@ export class McpController {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   }
+
+  /**
+   * A stateless server pushes nothing and keeps no session, so GET and DELETE are refused (MCP
+   * Streamable HTTP), as kb's /mcp/kb refuses them. Handed to the transport, a GET opened an event
+   * stream that only ever sent keepalives, each holding one of the gateway's upstream connections
+   * until the pool was exhausted.
+   */
+  @Get()
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'No server-to-client stream (stateless server): 405 with `Allow: POST`' })
+  @ApiEvidenceError(405, 'The server is stateless: no stream to open (`Allow: POST`)')
+  stream(@Req() req: Request, @Res() res: Response): void {
+    notAllowed(req, res);
+  }
+
+  @Delete()
+  @ApiEvidenceGuarded()
+  @ApiOperation({ summary: 'No session to end (stateless server): 405 with `Allow: POST`' })
+  @ApiEvidenceError(405, 'The server is stateless: no session to end (`Allow: POST`)')
+  end(@Req() req: Request, @Res() res: Response): void {
+    notAllowed(req, res);
+  }
+
+  /** Any other method (PUT, PATCH, …): none reaches the transport, only POST does. */
+  @All()
+  @ApiExcludeEndpoint()
+  other(@Req() req: Request, @Res() res: Response): void {
+    notAllowed(req, res);
+  }
+}
+
+/** 405 in the area's error body, naming the one method the endpoint takes. */
+function notAllowed(req: Request, res: Response): void {
+  res
+    .status(405)
+    .setHeader('Allow', 'POST')
+    .json({
+      error: {
+        code: 'method_not_allowed',
+        message: `${req.method} is not allowed here: the MCP server is stateless (no stream to open, no session to end); send JSON-RPC messages with POST.`,
+        details: [],
+      },
+    });
 }
