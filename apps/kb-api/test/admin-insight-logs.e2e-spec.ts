@@ -257,18 +257,20 @@ describe('kb-api admin insight: PII strategy, logs and compliance reports', () =
         (await as(who.otherAdmin, 'POST', `/api/admin/logs/chat/${logId}/detokenize`)).status,
       ).toBe(403);
 
-      // The tenant names another permission: admins hold kb.edit.any, so now they may.
-      await as(who.dpo, 'PUT', '/api/admin/pii/strategy', {
+      // The tenant names another permission (by a dpo, who holds both): admins hold logs.view, so now they may.
+      const widened = await as(who.dpo, 'PUT', '/api/admin/pii/strategy', {
         actions: {},
-        detokenize_permission: 'kb.edit.any',
+        detokenize_permission: 'logs.view',
       });
+      expect(widened.status).toBe(200);
       expect((await as(who.admin, 'POST', `/api/admin/logs/chat/${logId}/detokenize`)).status).toBe(
         200,
       );
-      await as(who.dpo, 'PUT', '/api/admin/pii/strategy', {
+      const restored = await as(who.dpo, 'PUT', '/api/admin/pii/strategy', {
         actions: {},
         detokenize_permission: 'pii.detokenize',
       });
+      expect(restored.status).toBe(200);
       expect((await as(who.admin, 'POST', `/api/admin/logs/chat/${logId}/detokenize`)).status).toBe(
         403,
       );
@@ -294,6 +296,62 @@ describe('kb-api admin insight: PII strategy, logs and compliance reports', () =
         outcome: 'success',
         target_id: logId,
       });
+    });
+    it('lets only a holder of the detokenize permission in force rename it, and only to one it holds: an admin cannot grant itself detokenize', async () => {
+      const strategy = async () => (await as(who.dpo, 'GET', '/api/admin/pii/strategy')).body.data;
+      const before = await strategy();
+      expect(before.detokenize_permission).toBe('pii.detokenize');
+      // The attack: an admin (no pii.detokenize) names a permission it holds, then detokenizes.
+      for (const permission of ['users.manage', 'logs.view']) {
+        const escalate = await as(who.admin, 'PUT', '/api/admin/pii/strategy', {
+          actions: { email: 'mask' },
+          detokenize_permission: permission,
+        });
+        expect(escalate.status).toBe(403);
+        expect(escalate.body).toEqual({ message: expect.stringContaining('pii.detokenize') });
+        expect(escalate.body.message).toMatch(/detokenize permission/);
+      }
+      // Nothing stored, not even the actions sent along.
+      expect(await strategy()).toEqual(before);
+      expect((await as(who.admin, 'POST', `/api/admin/logs/chat/${logId}/detokenize`)).status).toBe(
+        403,
+      );
+      // A dpo holds pii.detokenize but not kb.edit.any: it may not hand detokenize to a permission it lacks.
+      const toForeign = await as(who.dpo, 'PUT', '/api/admin/pii/strategy', {
+        actions: {},
+        detokenize_permission: 'kb.edit.any',
+      });
+      expect(toForeign.status).toBe(403);
+      expect(toForeign.body.message).toContain('kb.edit.any');
+      expect((await strategy()).detokenize_permission).toBe('pii.detokenize');
+      // Sending back the permission in force is no change: an admin still edits the actions.
+      const same = await as(who.admin, 'PUT', '/api/admin/pii/strategy', {
+        actions: { ipv4: 'keep' },
+        detokenize_permission: 'pii.detokenize',
+      });
+      expect(same.status).toBe(200);
+      expect(same.body.data).toMatchObject({
+        detokenize_permission: 'pii.detokenize',
+        actions: { ipv4: 'keep' },
+      });
+      // A super-admin holds every tenant permission: it may change it, and change it back.
+      for (const permission of ['users.manage', 'pii.detokenize']) {
+        const r = await as(who.superAdmin, 'PUT', '/api/admin/pii/strategy', {
+          actions: {},
+          detokenize_permission: permission,
+        });
+        expect(r.status).toBe(200);
+        expect(r.body.data.detokenize_permission).toBe(permission);
+      }
+      // Another tenant's admin changes only its own tenant's strategy.
+      expect(
+        (
+          await as(who.otherAdmin, 'PUT', '/api/admin/pii/strategy', {
+            actions: {},
+            detokenize_permission: 'users.manage',
+          })
+        ).status,
+      ).toBe(403);
     });
   });
 

@@ -32,10 +32,14 @@ export class PiiStrategyController {
   @Put()
   @ApiOperation({
     summary: 'Changes the actions of the detectors given (others keep theirs) and optionally the detokenize permission',
-    description: `${GATE} Applies to chat logs written from now on: \`mask\` writes \`[REDACTED:<detector>]\`, \`tokenize\` writes \`[PII:<detector>:<uuid>]\` and keeps the value encrypted, \`keep\` stores it as asked.`,
+    description: `${GATE} Changing \`detokenize_permission\` also needs the permission it names now and the new one (403 otherwise, nothing stored). Applies to chat logs written from now on: \`mask\` writes \`[REDACTED:<detector>]\`, \`tokenize\` writes \`[PII:<detector>:<uuid>]\` and keeps the value encrypted, \`keep\` stores it as asked.`,
   })
   @ApiData(PiiStrategyDto, { description: 'Strategy' })
-  @ApiNotPiiAdmin()
+  @ApiResponse({
+    status: 403,
+    description: 'Not admin, super-admin or dpo; or a change of `detokenize_permission` by a caller lacking the permission in force or the new one',
+    type: ErrorBody,
+  })
   @ApiValidationFailed('Unknown detector `errors["actions.<detector>"]`, bad action, unknown permission')
   async update(@Body() body: PutPiiStrategyDto, @Req() req: KbRequest) {
     return { data: await this.strategies.update(req.kbPrincipal!, body) };

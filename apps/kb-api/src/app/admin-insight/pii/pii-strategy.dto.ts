@@ -17,7 +17,8 @@ export class PutPiiStrategyDto {
 
   @ApiPropertyOptional({
     enum: PERMISSIONS,
-    description: 'The setting kb.pii_redactor.detokenize_permission (default pii.detokenize)',
+    description:
+      'The setting kb.pii_redactor.detokenize_permission (default pii.detokenize). Changing it needs the permission in force and the new one.',
   })
   @IsOptional()
   @IsString({ message: 'The detokenize permission field must be a string.' })

@@ -40,17 +40,39 @@ export class PiiStrategyRepository {
     };
   }
 
-  async save(
+  /**
+   * Changes the tenant's strategy as `decide` says, given the stored one: read and written under the
+   * row's lock, so what `decide` checked (the detokenize permission in force) is still what is
+   * replaced, and a concurrent change is never overwritten with a stale value. `decide` throwing
+   * leaves the strategy as it was.
+   */
+  async change(
     tenantId: string,
-    actions: PiiActions,
-    detokenizePermission: string,
     userId: string | null,
+    decide: (current: Pick<PiiStrategy, 'actions' | 'detokenize_permission'>) => {
+      actions: PiiActions;
+      detokenizePermission: string;
+    },
   ): Promise<void> {
-    await this.db.query(
-      `INSERT INTO kb_pii_strategies (tenant_id, actions, detokenize_permission, updated_by, updated_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (tenant_id) DO UPDATE SET actions = EXCLUDED.actions, detokenize_permission = EXCLUDED.detokenize_permission, updated_by = EXCLUDED.updated_by, updated_at = now()`,
-      [tenantId, JSON.stringify(actions), detokenizePermission, userId],
-    );
+    await this.db.transaction(async (tx) => {
+      // A tenant without a row yet gets one first, so its first two changes also take turns on the lock.
+      await tx.query(
+        `INSERT INTO kb_pii_strategies (tenant_id, actions, detokenize_permission) VALUES ($1, '{}'::jsonb, $2) ON CONFLICT (tenant_id) DO NOTHING`,
+        [tenantId, DEFAULT_DETOKENIZE_PERMISSION],
+      );
+      const [row] = await tx.query(
+        'SELECT actions, detokenize_permission FROM kb_pii_strategies WHERE tenant_id = $1 FOR UPDATE',
+        [tenantId],
+      );
+      const next = decide({
+        actions: completeActions(row.actions),
+        detokenize_permission: row.detokenize_permission,
+      });
+      await tx.query(
+        'UPDATE kb_pii_strategies SET actions = $2, detokenize_permission = $3, updated_by = $4, updated_at = now() WHERE tenant_id = $1',
+        [tenantId, JSON.stringify(next.actions), next.detokenizePermission, userId],
+      );
+    });
   }
 
   tokensOf(tenantId: string, chatLogId: string): Promise<StoredToken[]> {

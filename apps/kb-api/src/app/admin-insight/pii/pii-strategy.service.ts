@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KbPrincipal } from '../../auth/kb-principal';
-import { KbValidationError } from '../../errors/kb-errors';
+import { KbMessage, KbValidationError } from '../../errors/kb-errors';
 import { PERMISSIONS } from '../../identity/rbac';
 import { PutPiiStrategyDto } from './pii-strategy.dto';
 import { completeActions, PII_ACTIONS, PII_DETECTORS, PiiAction, PiiActions } from './pii-policy';
@@ -43,13 +43,30 @@ export class PiiStrategyService {
       ];
     }
     if (Object.keys(errors).length) throw new KbValidationError(errors);
-    const current = await this.strategies.find(p.tenantId);
-    await this.strategies.save(
-      p.tenantId,
-      completeActions({ ...current.actions, ...given }),
-      permission ?? current.detokenize_permission,
-      p.userId,
-    );
+    await this.strategies.change(p.tenantId, p.userId, (current) => {
+      if (permission !== undefined && permission !== current.detokenize_permission)
+        assertMayChangeDetokenizePermission(p, current.detokenize_permission, permission);
+      return {
+        actions: completeActions({ ...current.actions, ...given }),
+        detokenizePermission: permission ?? current.detokenize_permission,
+      };
+    });
     return this.show(p.tenantId);
   }
+}
+
+/**
+ * The strategy's gate (can:viewPiiRedactorAdmin) lets in admins, who do not hold pii.detokenize: were
+ * that gate enough to rename the detokenize permission, an admin could name one of its own and
+ * detokenize. So only a holder of the permission in force may hand it on, and only to one it holds
+ * too (nobody grants what they do not hold, nor locks themselves out by mistake). Checked as the
+ * detokenize route checks it: the caller's permissions in the active tenant.
+ */
+function assertMayChangeDetokenizePermission(p: KbPrincipal, current: string, next: string): void {
+  const lacking = [...new Set([current, next])].filter((perm) => !p.permissions.includes(perm));
+  if (lacking.length > 0)
+    throw new KbMessage(
+      403,
+      `Changing the detokenize permission needs the permission in force (${current}) and the new one (${next}); you lack ${lacking.join(' and ')}.`,
+    );
 }
