@@ -70,6 +70,71 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     }
   });
 
+  const rpc = async (token: string, body: unknown) => {
+    const r = await fetch(`${svc.url}/evidence-risk-review/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+    });
+    expect(r.status).toBe(200);
+    return r.json();
+  };
+  const toolCall = (params: unknown) => ({ jsonrpc: '2.0', id: 5, method: 'tools/call', params });
+
+  // The SDK parsed these before any handler and answered -32603 with its validator's issue dump.
+  it.each([
+    [null, 'null'],
+    [[], 'an array'],
+    ['x', 'a string'],
+  ])('refuses tools/call arguments %j as invalid arguments (-32602), never a validator dump', async (args, kind) => {
+    const token = await issuer.mint({ scope: 'evidence:review' });
+    const answer = await rpc(token, toolCall({ name: 'evidence_review.assess', arguments: args }));
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      result: {
+        content: [{ type: 'text', text: `MCP error -32602: Input validation error: Invalid arguments for tool evidence_review.assess: arguments must be an object, not ${kind}.` }],
+        isError: true,
+      },
+    });
+  });
+
+  it('answers other malformed requests with -32602 in plain words, and the rest of a batch as usual', async () => {
+    const token = await issuer.mint({ scope: 'evidence:review' });
+    expect(await rpc(token, toolCall({ arguments: {} }))).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32602, message: 'Invalid tools/call request: params.name: Invalid input: expected string, received undefined' },
+    });
+    expect(await rpc(token, { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { cursor: 5 } })).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      error: { code: -32602, message: 'Invalid tools/list request: params.cursor: Invalid input: expected string, received number' },
+    });
+    const [refused, listed] = await rpc(token, [toolCall({ name: 'evidence_review.assess', arguments: null }), { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'evidence_review.list_profiles' } }]);
+    expect(refused).toMatchObject({ id: 5, result: { isError: true } });
+    expect(listed).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: expect.stringContaining('"profiles"') }] } });
+  });
+
+  it('names an invalid argument value inside an argument object in plain words', async () => {
+    const token = await issuer.mint({ scope: 'evidence:review' });
+    const text = async (args: unknown) => {
+      const answer = await rpc(token, toolCall({ name: 'evidence_review.assess', arguments: args }));
+      expect(answer.result.isError).toBe(true);
+      return answer.result.content[0].text as string;
+    };
+    expect(await text({ artifact_id: 'a', answer_text: 'x', claims: 'nope' })).toBe(
+      'MCP error -32602: Input validation error: Invalid arguments for tool evidence_review.assess: claims must be an array\neach value in claims must be an object',
+    );
+    expect(JSON.parse(await text({ artifact_id: 'a', answer_text: 'x', claims: [{ id: 'c', text: 't', assertiveness: 'very' }] }))).toEqual({
+      error: {
+        code: 'validation_error',
+        message: 'Invalid review request: Expected one of definitive, likely, tentative at [claims.0.assertiveness].',
+        details: [{ path: 'claims.0.assertiveness', message: 'Expected one of definitive, likely, tentative at [claims.0.assertiveness].' }],
+      },
+    });
+  });
+
   // A stateless server has no server-to-client stream and no session: GET used to open an event
   // stream of keepalives that never ended (one gateway upstream connection each).
   it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 Allow: POST in the error body, never an open stream', async (method) => {
