@@ -59,6 +59,22 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     await client.close();
   });
 
+  it('refuses duplicate source ids in assess arguments as a validation_error tool error', async () => {
+    const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
+    const sources = [
+      { id: 's1', url: 'https://doi.org/10.1000/182' },
+      { id: 's1', url: 'https://blog.example/post' },
+    ];
+    const r = await client.callTool({ name: 'evidence_review.assess', arguments: { artifact_id: 'm4', answer_text: 'x', claims: [{ id: 'c', text: 'It works.', source_ids: ['s1'] }], sources } });
+    expect(r.isError).toBe(true);
+    expect(parse(r).error).toEqual({
+      code: 'validation_error',
+      message: 'Invalid review request: Expected unique source ids at [sources]; given more than once: "s1".',
+      details: [{ path: 'sources', message: 'Expected unique source ids at [sources]; given more than once: "s1".' }],
+    });
+    await client.close();
+  });
+
   it('answers assess arguments holding a lone UTF-16 surrogate as a client error, not internal_error', async () => {
     const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
     try {
@@ -70,7 +86,8 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     }
   });
 
-  const rpc = async (token: string, body: unknown) => {
+  // A JSON-RPC answer (one message, or a list for a batch), read loosely.
+  const rpc = async (token: string, body: unknown): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any
     const r = await fetch(`${svc.url}/evidence-risk-review/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
