@@ -190,6 +190,21 @@ describe('kb-api admin: connectors', () => {
     expect((await as(admin, 'GET', `/api/admin/connectors/${id}`)).status).toBe(404);
   });
 
+  it('refuses null for any field of a PATCH (null is not absent) with 422 naming it, and changes nothing', async () => {
+    const created = await as(admin, 'POST', '/api/admin/connectors', { name: 'Nullable', kind: 'web', config: { urls: ['https://example.org/'] } });
+    const id = created.body.data.id;
+    for (const field of ['config', 'name', 'project_key', 'enabled']) {
+      const r = await as(admin, 'PATCH', `/api/admin/connectors/${id}`, { [field]: null });
+      expect([field, r.status, Object.keys(r.body.errors ?? {})]).toEqual([field, 422, [field]]);
+    }
+    const all = await as(admin, 'PATCH', `/api/admin/connectors/${id}`, { config: null, name: null, project_key: null, enabled: null });
+    expect(all.status).toBe(422);
+    expect(Object.keys(all.body.errors).sort()).toEqual(['config', 'enabled', 'name', 'project_key']);
+    const after = await as(admin, 'GET', `/api/admin/connectors/${id}`);
+    expect(after.body.data).toMatchObject({ name: 'Nullable', enabled: true, config: { urls: ['https://example.org/'] } });
+    expect((await as(admin, 'DELETE', `/api/admin/connectors/${id}`)).status).toBe(204);
+  });
+
   it('reindex-project re-dispatches every document of the project through the worker', async () => {
     const before = await db.query(`SELECT id, indexed_at FROM kb_documents WHERE project_key = 'handbook' ORDER BY id`);
     const preview = await as(admin, 'POST', '/api/admin/commands/preview', { command: 'reindex-project', params: { project_key: 'handbook' } });

@@ -1,6 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { platformHttpLogger } from '@platform/observability';
+import { startWorker } from '@platform/runtime';
 import { rawHttp } from '@platform/testing';
 import { callerWith, Caller } from './admin-support';
+import { RESOURCE_FACTORIES, ResourcesOfA, RouteParams, seedTenantA } from './cross-tenant-resources';
 import { startKb } from './kb-test-env';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -13,14 +19,39 @@ const deep = (n: number) => `{"email":${'['.repeat(n)}${']'.repeat(n)}}`;
 describe('kb-api: edge hygiene', () => {
   let kb: Awaited<ReturnType<typeof startKb>>;
   let admin: Caller;
+  let worker: { close(): Promise<void> };
+  /** A real row of every kind the document addresses by id, so id-addressed routes reach their service code. */
+  let resources: ResourcesOfA;
+  const storage = mkdtempSync(join(tmpdir(), 'kb-edge-'));
+  const connectorRoot = mkdtempSync(join(tmpdir(), 'kb-edge-drive-'));
 
   beforeAll(async () => {
-    kb = await startKb();
+    // Every optional area on, so every documented route is served; the originals in a folder of this
+    // file (one is moved away for a failed job); an empty folder a filesystem connector may read.
+    process.env.KB_STORAGE_PATH_OVERRIDE = storage;
+    kb = await startKb({ KB_PROMOTION_ENABLED: 'true', KB_ANONYMOUS_CHAT_ENABLED: 'true', KB_CONNECTOR_FS_ROOTS: connectorRoot });
+    delete process.env.KB_STORAGE_PATH_OVERRIDE;
     // super-admin: the only role that manages widget keys, and every other route here lets it in.
     admin = await callerWith(kb.svc.url, kb.db, { email: 'admin@edge.test', roles: ['super-admin'] });
-  });
+    const viewer = await callerWith(kb.svc.url, kb.db, { email: 'viewer@edge.test', roles: ['viewer'] });
+    const tenant = { tenant: 'default', url: kb.svc.url, db: kb.db, super: admin, viewer, storage, connectorRoot };
+    const documentId = await seedTenantA(tenant, { source_path: 'edge-secret.md', content: '# Edge\n\nA document of the viewer.' });
+    worker = await startWorker((await import('../src/worker.module')).WorkerModule);
+    const key = await fetch(`${kb.svc.url}/api/admin/widget-keys`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+      body: JSON.stringify({ label: 'site', project_key: 'default', allowed_origins: ['https://edge.test'] }),
+    });
+    const made = (await key.json()) as Json;
+    resources = new ResourcesOfA({ ...tenant, widgetKey: { id: String(made['data']['id']), publicKey: made['public_key'], origin: 'https://edge.test' } }, documentId);
+  }, 120_000);
 
-  afterAll(() => kb.stop());
+  afterAll(async () => {
+    await worker?.close();
+    await kb.stop();
+    await rm(storage, { recursive: true, force: true });
+    await rm(connectorRoot, { recursive: true, force: true });
+  });
 
   const call = async (method: string, path: string, body?: string | Uint8Array, options: { type?: string; token?: string } = {}) => {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -118,10 +149,52 @@ describe('kb-api: edge hygiene', () => {
     expect(failures).toEqual([]);
   });
 
-  it('refuses null where a write route expects a value, so no later read trips on it (every JSON-body route sent nulls, then every GET read; walked from the OpenAPI document)', async () => {
+  it('refuses null where a write route expects a value, so no later read trips on it (every JSON-body route sent nulls, all at once and one field at a time, then every GET read, id-addressed ones on real rows; walked from the OpenAPI document)', async () => {
     const doc = (await (await fetch(`${kb.svc.url}/api/kb/openapi.json`)).json()) as Json;
-    const send = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${kb.svc.url}${path.replace(/\{[^}]+\}/g, '1')}`, {
+    // An id no row has stops a route at its lookup (404) before the body is used, where a null
+    // breaks: every {param} is filled from a real resource of its kind (the cross-tenant suite's
+    // factories, which fail that suite for a kind they miss), each shape a kind's routes take.
+    const kindOf = (path: string) => path.slice(0, path.indexOf('/{'));
+    const resolve = (schema: Json | undefined): Json | undefined =>
+      schema?.['$ref'] ? doc['components']['schemas'][String(schema['$ref']).split('/').pop()!] : schema;
+    /** A body that passes validation, from the schema (required fields only). */
+    const sample = (schema: Json | undefined, depth = 0): unknown => {
+      const sc = resolve(schema);
+      if (!sc || depth > 4) return undefined;
+      if (sc['oneOf']) return sample(sc['oneOf'][0], depth + 1);
+      if (sc['enum']) return sc['enum'][0];
+      if (sc['default'] !== undefined) return sc['default'];
+      switch (sc['type']) {
+        case 'object':
+          return Object.fromEntries(((sc['required'] ?? []) as string[]).map((key) => [key, sample(sc['properties']?.[key], depth + 1)]));
+        case 'array':
+          // Distinct items, for arrays that must hold unique values.
+          return Array.from({ length: sc['minItems'] ?? 0 }, (_, i) => {
+            const item = sample(sc['items'], depth + 1);
+            return typeof item === 'string' ? `${item}${i}` : item;
+          });
+        case 'integer':
+        case 'number':
+          return Math.max(1, sc['minimum'] ?? 1);
+        case 'boolean':
+          return false;
+        default:
+          return 'x'.repeat(Math.max(1, sc['minLength'] ?? 1));
+      }
+    };
+    const params: Record<string, RouteParams[]> = {};
+    for (const path of Object.keys(doc['paths'] as Json).filter((p) => p.includes('{'))) {
+      const kind = kindOf(path);
+      if (params[kind]) continue;
+      if (!RESOURCE_FACTORIES[kind]) throw new Error(`no resource factory of ${kind} (cross-tenant-resources.ts)`);
+      params[kind] = [await RESOURCE_FACTORIES[kind](resources)].flat();
+    }
+    await resources.settled();
+    /** The route's URLs: one per shape of its kind's resources, a path parameter the shape lacks set to 1. */
+    const urlsOf = (path: string) =>
+      path.includes('{') ? params[kindOf(path)]!.map((values) => path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? '1'))) : [path];
+    const send = async (method: string, url: string, body?: unknown) => {
+      const r = await fetch(`${kb.svc.url}${url}`, {
         method: method.toUpperCase(),
         headers: { accept: 'application/json', authorization: `Bearer ${admin.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -133,22 +206,34 @@ describe('kb-api: edge hygiene', () => {
     expect(await send('post', '/api/kb/ingest', { documents: [{ source_path: 'null-walk.md', content: '# Null walk\n\nA document.' }] })).toBe(202);
     const failures: string[] = [];
     let writes = 0;
+    let onRealRows = 0;
     const ops = Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, byMethod]) => Object.entries(byMethod as Record<string, Json>).map(([method, op]) => ({ path, method, op })));
     for (const { path, method, op } of ops) {
-      const schema = op?.['requestBody']?.['content']?.['application/json']?.['schema'];
-      const s = schema?.['$ref'] ? doc['components']['schemas'][String(schema['$ref']).split('/').pop()!] : schema;
+      const s = resolve(op?.['requestBody']?.['content']?.['application/json']?.['schema']);
       const names = Object.keys((s?.['properties'] ?? {}) as Json);
       if (names.length === 0) continue;
-      writes++;
-      const status = await send(method, path, Object.fromEntries(names.map((n) => [n, null])));
-      if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${path} ${status}`);
+      // Every field null at once, then each field null in an otherwise valid body: a required field
+      // refused first would hide an optional one whose null the service trips on.
+      const base = (sample(s) ?? {}) as Json;
+      const bodies = [Object.fromEntries(names.map((n) => [n, null])), ...names.map((n) => ({ ...base, [n]: null }))];
+      for (const url of urlsOf(path)) {
+        for (const body of bodies) {
+          writes++;
+          if (url !== path) onRealRows++;
+          const status = await send(method, url, body);
+          if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)} ${status}`);
+        }
+      }
     }
     for (const { path, method, op } of ops) {
       if (method !== 'get' || path.includes('openapi')) continue;
-      const status = await send(method, path);
-      if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`then GET ${path} ${status}`);
+      for (const url of urlsOf(path)) {
+        const status = await send(method, url);
+        if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`then GET ${url} ${status}`);
+      }
     }
     expect(writes).toBeGreaterThan(20);
+    expect(onRealRows).toBeGreaterThan(10);
     expect(failures).toEqual([]);
     // Nulls an earlier release stored (before PUT bodies refused them) read as the defaults.
     await kb.db.query(
@@ -158,7 +243,7 @@ describe('kb-api: edge hygiene', () => {
     expect(await send('get', '/api/admin/kb/documents')).toBe(200);
     const tiers = await fetch(`${kb.svc.url}/api/admin/kb/evidence-tiers`, { headers: { accept: 'application/json', authorization: `Bearer ${admin.token}` } });
     expect(((await tiers.json()) as Json).data).toMatchObject({ tiers: expect.any(Array), default_rank: expect.any(Number) });
-  });
+  }, 180_000);
 
   it('answers a body over 16 KiB on the credential routes 413, and keeps the large limit elsewhere', async () => {
     const big = JSON.stringify({ email: 'a@x.test', password: 'x'.repeat(20 * 1024) });

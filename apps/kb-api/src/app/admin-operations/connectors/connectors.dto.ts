@@ -3,6 +3,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { CONNECTOR_LIMITS } from './connector-settings';
 import { ApiPropertySchema } from '../../api-docs';
 import { IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { UnlessAbsent } from '@platform/observability';
 import { PageQueryDto, trimmed } from '../../admin/pagination';
 
 export const CONNECTOR_KINDS = ['filesystem', 'web'] as const;
@@ -67,9 +68,13 @@ export class CreateConnectorDto {
   enabled?: boolean;
 }
 
+/**
+ * PATCH: each field absent keeps its value; null is not absent (422 naming the field), since the
+ * service reads a present `config` as the kind's settings and would have nothing to check.
+ */
 export class UpdateConnectorDto {
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The name field must be a string.' })
   @IsNotEmpty({ message: 'The name field must not be empty.' })
@@ -77,7 +82,7 @@ export class UpdateConnectorDto {
   name?: string;
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The project key field must be a string.' })
   @IsNotEmpty({ message: 'The project key field must not be empty.' })
@@ -85,12 +90,12 @@ export class UpdateConnectorDto {
   project_key?: string;
 
   @ApiPropertySchema(CONNECTOR_CONFIG_SCHEMA, { required: false })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The config field must be an object.' })
   config?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: 'boolean' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean({ message: 'The enabled field must be true or false.' })
   enabled?: boolean;
 }
