@@ -178,6 +178,21 @@ describe('guardrails admin API', () => {
     expect((await call('GET', '/audit/trend?from=2030-01-02&to=2030-01-01')).body.data.points).toEqual([]);
   });
 
+  // Date.UTC read years 0–99 as 1900–1999: from=0001-01-01 answered from 1901-01-01.
+  it('reads window years 0–99 as written on every windowed route', async () => {
+    const stats = await call('GET', '/output/stats?from=0001-01-01&to=0001-01-02');
+    expect(stats.status).toBe(200);
+    expect(stats.body.data).toMatchObject({ from: '0001-01-01T00:00:00.000Z', to: '0001-01-02T23:59:59.999Z', total: 0 });
+    const trend = await call('GET', '/audit/trend?from=0099-12-30&to=0099-12-31T12:00:00Z');
+    expect(trend.status).toBe(200);
+    expect(trend.body.data).toMatchObject({ from: '0099-12-30T00:00:00.000Z', to: '0099-12-31T12:00:00.000Z', points: [] });
+    // Year 0 (1 BC) reaches Postgres as such; a window ending in year 99 holds none of today's rows.
+    for (const route of ['/audit', '/firewall']) {
+      const r = await call('GET', `${route}?from=0000-02-29&to=0099-12-31`);
+      expect([r.status, r.body.data.entries]).toEqual([200, []]);
+    }
+  });
+
   it('lists tool-firewall rejections, keyset-paginated', async () => {
     const rejected = await host.checkToolCall({ tool: { ...refundTool, name: 'lookup', description: 'Look up an order' }, arguments: { order: 5 }, principalId: 9 });
     expect(rejected.outcome).toBe('rejected');
