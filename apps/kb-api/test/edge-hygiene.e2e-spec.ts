@@ -263,6 +263,19 @@ describe('kb-api: edge hygiene', () => {
     const latin1 = await call('POST', '/api/auth/token', '{"email":"a@x.test"}', { type: 'application/json; charset=latin1' });
     expect(latin1.status).toBe(415);
     expect(typeof latin1.body['message']).toBe('string');
+    expect(latin1.body).toEqual({ message: expect.stringContaining('UTF-8') });
+  });
+
+  it.each([
+    ['text/plain', 'POST', '/api/admin/kb/synonyms', '{"terms":["a","b"]}'],
+    ['text/plain', 'POST', '/mcp/kb', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'],
+    ['text/plain', 'POST', '/api/auth/token', '{"email":"a@x.test","password":"p"}'],
+    ['application/xml', 'PUT', '/api/admin/pii/strategy', '<actions/>'],
+    ['multipart/form-data; boundary=x', 'POST', '/api/kb/chat', '--x\r\n\r\nq\r\n--x--'],
+  ])('answers a body of type %s on a JSON route (%s %s) 415 naming the media types it reads, in the knowledge base shape', async (type, method, path, body) => {
+    const r = await call(method, path, body, { type, token: admin.token });
+    expect(r.status).toBe(415);
+    expect(r.body).toEqual({ message: 'Request bodies are read as application/json or application/x-www-form-urlencoded (UTF-8) only.' });
   });
 
   it('answers a NUL in a header (refused by Node before the app) with a JSON 400 and closes the connection', async () => {

@@ -32,8 +32,20 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   404: 'Not found.',
   405: 'Method not allowed.',
   413: 'Payload too large.',
+  415: 'Unsupported media type.',
   429: 'Too many attempts.',
 };
+
+/**
+ * The edge layer's 415 (a body neither parser reads, a charset other than UTF-8, an unknown
+ * content encoding): its message says what to send instead, which no generic text can, so it is
+ * kept. Recognised by the code the edge gives it, never by status alone.
+ */
+function edgeMediaTypeMessage(status: number, body: unknown): string | undefined {
+  if (status !== 415 || typeof body !== 'object' || body === null) return undefined;
+  const { message, code } = body as Record<string, unknown>;
+  return code === 'unsupported_media_type' && typeof message === 'string' ? message : undefined;
+}
 
 /**
  * The knowledge base's error shapes (reference kb §2.1): `{message}` by default, the validation
@@ -70,8 +82,10 @@ export class KbErrorFilter implements ExceptionFilter {
     }
     const body = exception instanceof HttpException ? exception.getResponse() : undefined;
     const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['message'] : body;
-    // Framework messages ("Cannot GET /x", body-parser details) are replaced by the area's own.
-    const message = exception instanceof KbMessage && typeof given === 'string' ? given : DEFAULT_MESSAGES[status] ?? 'Request failed.';
+    // Framework messages ("Cannot GET /x", body-parser details) are replaced by the area's own; the
+    // edge layer's 415 names the media types read and stays.
+    const message =
+      exception instanceof KbMessage && typeof given === 'string' ? given : edgeMediaTypeMessage(status, body) ?? DEFAULT_MESSAGES[status] ?? 'Request failed.';
     // A missing resource or route is also named by code, as the other areas do.
     res.status(status).json(status === 404 ? { error: 'not_found', message } : { message });
   }
