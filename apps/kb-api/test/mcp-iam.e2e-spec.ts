@@ -125,6 +125,28 @@ describe('kb-api /mcp/kb with iam tokens (audience, identity link, DPoP, RFC 972
     expect((await rpc(listTools, { authorization: `Bearer ${token}` })).body).toMatchObject({ error: 'identity_not_linked' });
   });
 
+  it("cannot pull an identity whose verified e-mail names a user of another tenant into the linking tenant", async () => {
+    const admin = new KbClient(svc.url);
+    // acme's admin links the identity of ada (a user of tenant default, by her verified e-mail) to one of acme's users.
+    const link = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-ada-2', user_id: acmeBob.id, issuer: issuer.issuer } });
+    expect(link.status).toBe(201);
+    try {
+      const adaToken = await iamToken({ sub: 'iam-user-ada-2', extra: { email: 'ada@example.com', email_verified: true } });
+      const recent = await rpc(call('kb-recent-changes'), { authorization: `Bearer ${adaToken}` });
+      expect(recent.status).toBe(200);
+      // She stays herself, in her own tenant: she reads default's documents, never acme's.
+      expect(JSON.parse(recent.body.result.content[0].text).documents.map((d: { source_path: string }) => d.source_path)).toEqual(['default-doc.md']);
+      const [row] = await db.query(`SELECT tenant_id, user_id::text FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' ORDER BY id DESC LIMIT 1`);
+      expect(row).toEqual({ tenant_id: 'default', user_id: ada.id });
+      // Without a verified e-mail that names someone else, the link decides.
+      const unverified = await iamToken({ sub: 'iam-user-ada-2', extra: { email: 'ada@example.com', email_verified: false } });
+      const linked = await rpc(call('kb-recent-changes'), { authorization: `Bearer ${unverified}` });
+      expect(JSON.parse(linked.body.result.content[0].text).documents.map((d: { source_path: string }) => d.source_path)).toEqual(['acme-doc.md']);
+    } finally {
+      await admin.call('DELETE', `/api/admin/identity-links/${link.body.data.id}`, { token: acmeSuper.token });
+    }
+  });
+
   it('calls a tool only with the scope the token carries: 403 insufficient_scope naming it', async () => {
     const readOnly = await iamToken({ sub: 'iam-user-ada', scope: 'mcp:read kb:read', extra: { email: 'ada@example.com', email_verified: true } });
     const r = await rpc(call('kb-promotion-suggest', { transcript: 'x' }), { authorization: `Bearer ${readOnly}` });

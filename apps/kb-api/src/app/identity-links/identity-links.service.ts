@@ -15,9 +15,9 @@ const view = (r: IdentityLinkRow) => ({ id: r.id, issuer: r.issuer, subject: r.s
 
 /**
  * iam user ↔ KB user (docs/kb-mcp.md): an explicit link a tenant's admin created for the token's
- * issuer and subject wins; otherwise the token's e-mail, when iam vouches for it
- * (`email_verified: true`), names the KB user with that e-mail, if the KB verified it too. An
- * inactive user matches nobody.
+ * issuer and subject wins, unless the token's verified e-mail names a user of another tenant;
+ * otherwise the token's e-mail, when iam vouches for it (`email_verified: true`), names the KB user
+ * with that e-mail, if the KB verified it too. An inactive user matches nobody.
  */
 @Injectable()
 export class IdentityLinksService {
@@ -30,11 +30,22 @@ export class IdentityLinksService {
     const issuer = claims['iss'];
     const subject = claims['sub'];
     if (typeof issuer !== 'string' || typeof subject !== 'string') return null;
+    const byEmail = await this.byVerifiedEmail(claims);
     const link = await this.links.findBySubject(issuer, subject);
     if (link) {
       const user = await this.users.findById(link.user_id);
-      return user?.active ? { userId: user.id, tenantId: user.tenant_id, via: 'link' } : null;
+      const linked: LinkedUser | null = user?.active ? { userId: user.id, tenantId: user.tenant_id, via: 'link' } : null;
+      // A link is one tenant admin's word; a verified e-mail is iam's. An identity whose verified e-mail already names a
+      // user of another tenant stays that user: a link made elsewhere cannot pull it (and what it asks and reads) into
+      // the linking tenant. Within one tenant the admin's link decides.
+      if (linked && byEmail && byEmail.tenantId !== linked.tenantId) return byEmail;
+      return linked;
     }
+    return byEmail;
+  }
+
+  /** The KB user whose e-mail iam vouches for (`email_verified: true`) and the KB verified too, when active. */
+  private async byVerifiedEmail(claims: Record<string, unknown>): Promise<LinkedUser | null> {
     const email = claims['email'];
     if (typeof email !== 'string' || email === '' || claims['email_verified'] !== true) return null;
     const user = await this.users.findByEmail(email);
