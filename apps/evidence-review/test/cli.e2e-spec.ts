@@ -71,17 +71,6 @@ describe('evidence-review CLI commands', () => {
     }
   });
 
-  it('exits 1 naming duplicated claim ids, without reviewing or logging', async () => {
-    const twice = { artifact: { artifact_id: 'dup-cli', answer_text: 'x', tenant_id: 'dup-cli', claims: [{ id: 'c', text: 'One.' }, { id: 'c', text: 'Two.' }] } };
-    const f = fakeIo(JSON.stringify(twice));
-    expect(await reviewCommand([], { engine, log }, f.io)).toBe(1);
-    expect(f.out).toEqual([]);
-    expect(JSON.parse(f.err.join('')).error.details).toEqual([{ path: 'artifact.claims', message: 'Expected unique claim ids at [artifact.claims]; given more than once: "c".' }]);
-    const listed = fakeIo('');
-    expect(await logCommand(['--tenant=dup-cli'], { log }, listed.io)).toBe(0);
-    expect(JSON.parse(listed.out.join('')).entries).toEqual([]);
-  });
-
   it('reviews a file of JSON lines, one result per line, with a progress bar, and logs each review', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evidence-cli-'));
     const file = join(dir, 'batch.jsonl');

@@ -59,22 +59,6 @@ describe('evidence-review MCP tools over streamable HTTP (official SDK client)',
     await client.close();
   });
 
-  it('refuses duplicate source ids in assess arguments as a validation_error tool error', async () => {
-    const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
-    const sources = [
-      { id: 's1', url: 'https://doi.org/10.1000/182' },
-      { id: 's1', url: 'https://blog.example/post' },
-    ];
-    const r = await client.callTool({ name: 'evidence_review.assess', arguments: { artifact_id: 'm4', answer_text: 'x', claims: [{ id: 'c', text: 'It works.', source_ids: ['s1'] }], sources } });
-    expect(r.isError).toBe(true);
-    expect(parse(r).error).toEqual({
-      code: 'validation_error',
-      message: 'Invalid review request: Expected unique source ids at [sources]; given more than once: "s1".',
-      details: [{ path: 'sources', message: 'Expected unique source ids at [sources]; given more than once: "s1".' }],
-    });
-    await client.close();
-  });
-
   it('answers assess arguments holding a lone UTF-16 surrogate as a client error, not internal_error', async () => {
     const client = await connect(await issuer.mint({ scope: 'evidence:review' }));
     try {

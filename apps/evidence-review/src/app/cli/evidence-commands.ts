@@ -1,5 +1,4 @@
-import { EvidenceError, ReviewEngine } from '@platform/evidence-engine';
-import { parseReviewInput } from '../reviews/review-input';
+import { EvidenceError, parseReviewRequest, ReviewEngine } from '@platform/evidence-engine';
 import type { ReviewLogRepository } from '../reviews/review-log.repository';
 
 export interface CliIo {
@@ -81,7 +80,7 @@ export async function reviewCommand(args: string[], deps: ReviewCommandDeps, io:
       const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
       const envelope = typeof raw['artifact'] === 'object' ? raw : { artifact: raw, options: raw['options'] };
       const options = { ...((envelope['options'] as object) ?? {}), ...(profile ? { profile_key: profile } : {}), ...(dryRun ? { dry_run: true } : {}) };
-      const request = parseReviewInput({ artifact: envelope['artifact'], options });
+      const request = parseReviewRequest({ artifact: envelope['artifact'], options });
       const result = await deps.engine.reviewRequest(request);
       if (!result.metadata.dry_run) {
         logHandle ??= await deps.log();

@@ -6,8 +6,7 @@ import { JSONSchema } from 'class-validator-jsonschema';
  * The arguments of the evidence-review MCP tools, one DTO per tool: validated like a request body
  * (unknown arguments refused) and published in tools/list as the JSON Schema derived from the same
  * class. These only gate the shape: the assess arguments are then validated as a review request
- * against the engine's ReviewRequestDto and the service's unique-id rule (parseReviewInput), like
- * an HTTP body or CLI input.
+ * against the engine's ReviewRequestDto (parseReviewRequest), like an HTTP body or CLI input.
  */
 
 /** May be left out; sent, it must be valid (null too is refused: the schema's type has no null). */

@@ -1,17 +1,15 @@
 import { createParamDecorator, ExecutionContext, PipeTransform } from '@nestjs/common';
-import { ReviewRequest } from '@platform/evidence-engine';
+import { parseReviewRequest, ReviewRequest } from '@platform/evidence-engine';
 import type { Request } from 'express';
-import { parseReviewInput } from './review-input';
 
 /**
- * Validates a review request body against the engine's ReviewRequestDto and this service's
- * unique-id rule (parseReviewInput, the same validation the CLI and the MCP assess tool use): a
- * refusal is the engine's EvidenceValidationError, answered 422 validation_error by
- * EvidenceErrorFilter with every field.
+ * Validates a review request body against the engine's ReviewRequestDto (parseReviewRequest, the
+ * same validation the CLI and the MCP assess tool use): a refusal is the engine's
+ * EvidenceValidationError, answered 422 validation_error by EvidenceErrorFilter with every field.
  */
 export class ReviewRequestPipe implements PipeTransform<unknown, ReviewRequest> {
   transform(body: unknown): ReviewRequest {
-    return parseReviewInput(body);
+    return parseReviewRequest(body);
   }
 }
 

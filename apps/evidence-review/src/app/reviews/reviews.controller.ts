@@ -46,7 +46,7 @@ export class ReviewsController {
   @ApiOperation({
     summary: 'Review an artifact',
     description:
-      "Labels each cited source's tier, runs the profile's deterministic checks (and, when enabled, the metered model step) and appends the result to the caller tenant's log unless `options.dry_run`. The body is validated against the engine's request DTO (reference §1.1), and claim ids and source ids must each be unique within it; `details` names every bad field.",
+      "Labels each cited source's tier, runs the profile's deterministic checks (and, when enabled, the metered model step) and appends the result to the caller tenant's log unless `options.dry_run`. The body is validated against the engine's request DTO (reference §1.1); `details` names every bad field.",
   })
   @ApiBody({ type: ReviewRequestDto })
   @ApiCreatedResponse({ description: 'The review result', type: ReviewResultDto })

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EvidenceError, ReviewEngine, ReviewRequest, ReviewResult } from '@platform/evidence-engine';
-import { parseReviewInput } from './review-input';
+import { EvidenceError, parseReviewRequest, ReviewEngine, ReviewRequest, ReviewResult } from '@platform/evidence-engine';
 import { ReviewListQuery, ReviewLogRepository } from './review-log.repository';
 
 /** Use cases of the HTTP adapter: the engine does the review, the log keeps it per tenant. */
@@ -13,7 +12,7 @@ export class ReviewsService {
 
   /** Reviews an untrusted request (the MCP assess tool's arguments), validated here. */
   async review(tenantId: string, input: unknown): Promise<ReviewResult> {
-    return this.reviewRequest(tenantId, parseReviewInput(input));
+    return this.reviewRequest(tenantId, parseReviewRequest(input));
   }
 
   /** Reviews a request already validated at the edge (POST /reviews' body). */
