@@ -249,20 +249,26 @@ this one cuts the documentation without overlap. Nothing else changed between th
 of a held-out part was used to choose a setting.
 
 **Rules from deepset's training part (2026-11-27).** The rules alone missed 87 of the 152 attacks in
-deepset's training part. Reading those misses (never the held-out part's) gave rule families the set
-repeats in English, German and mixed into ordinary questions: the earlier task praised and closed
-before a new order ("Very good. That is done. Now write…"), new instructions announced verb first
-("Nun folgen neue Anweisungen"), an interruption before an order ("Attention - stop -", "stop: write"),
-the prompt asked for as "what is written above", an answer from the model's own knowledge instead of
-the articles, "your instructions are now to…", Croatian "zaboravi sve instrukcije", Spanish "olvide
-todo que digo antes", a reply conditioned on a trigger word, a hateful statement put in the model's
-mouth, and actors who never leave their roles. Each is pinned by attacks and benign look-alikes in
-\`default-rules.spec.ts\`; no benign prompt of any training part, probe set or document set is
-flagged by them. The rules alone then caught 61.2% (93/152) of deepset's training attacks, against
-42.8% before. The held-out part, screened only after the rules were written: rules alone 37.3% (19/51) against 21.6%,
-default settings 64.7% (33/51) against 58.8%, false positives unchanged; every other set's figures,
-the probes' included, are unchanged. Families the rules do not take (a persona for the model, "act as a
-linux terminal", "pretend you can…") are labelled benign role-play in jackhhao, so no rule serves both sets.
+deepset's training part. Reading those misses (never the held-out part's) gave a first set of eleven
+rule branches: the earlier task praised and closed before a new order, new instructions announced
+verb first, an interruption before an order ("stop: write…"), "what is written above", an answer from
+the model's own knowledge instead of the articles, "your instructions are now to…", Croatian and
+broken-Spanish overrides, a reply conditioned on a trigger word, a hateful statement put in the
+model's mouth, and actors who never leave their roles. They flagged no benign prompt of any set here,
+and the held-out part, screened only after they were written, went from 58.8% to 64.7% (rules alone
+21.6% to 37.3%). A code review then wrote ordinary texts they flagged ("Stop: write the changelog
+before tagging", "Now follow further instructions in section 4", "Sehr gut gemacht! Das ist erledigt.
+Jetzt noch die Doku aktualisieren", a quiz's 'when "ready" is said, the correct answer is "set"',
+improv actors who "do not break character", dialogue in fiction) and found three branches slow on long
+runs of spaces. Only the branches with no such look-alike were kept (the prompt asked for as "what
+is written above" / "at the beginning of this prompt", the own-knowledge answer, Spanish "olvida todo
+que te digo antes" as an order), with the gaps made unambiguous; the review's texts are now
+look-alikes in \`default-rules.spec.ts\`. The held-out figures above are those of the kept branches:
+deepset 60.8% (31/51) with default settings, rules alone 27.5% (14/51); training part rules alone
+48.0% (73/152); every other set unchanged. The 64.7% was bought with false positives these sets do not
+contain, which is why it was not kept. Families the rules do not take (a persona for the model, "act
+as a linux terminal", "pretend you can…") are labelled benign role-play in jackhhao, so no rule
+serves both sets.
 
 ### In-sample (the classifier's training part)
 

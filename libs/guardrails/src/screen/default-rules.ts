@@ -304,14 +304,6 @@ const ONLY_MINE_DE = atWordStart(
   String.raw`(?:lass|leg)\s+(?:die|deine|alle)\s+(?:vorgaben|regeln|anweisungen|richtlinien)${gap(6)}beiseite`,
 );
 /** Romance languages and Dutch: "suis seulement les miennes", "sigue solo mis indicaciones", "obbedisci solo a me", "volg je alleen mijn regels". */
-/**
- * "Forget all instructions" in a language the override families above do not cover (Croatian/Serbian/Bosnian),
- * and the English "your instructions are now to…", which replaces the instructions by stating the new ones.
- */
-const OVERRIDE_OTHER = atWordStart(
-  String.raw`zaboravi(?:te)?\s+(?:sve\s+|sva\s+|svih\s+)?(?:prethodne\s+|ranije\s+)?(?:instrukcije|upute|uputstva|naredbe|pravila)`,
-  String.raw`your\s+(?:new\s+)?instructions\s+are\s+now\s+(?:to|as\s+follows)${END}`,
-);
 const ONLY_MINE_OTHER = atWordStart(
   String.raw`(?:suis|suivez|ob[ée]is)\s+(?:seulement|uniquement)\s+(?:les\s+miennes|mes\s+(?:instructions|consignes|r[èe]gles|ordres))`,
   String.raw`(?:sigue|siga|obedece)\s+(?:solo|solamente|[úu]nicamente)\s+(?:mis\s+(?:instrucciones|indicaciones|reglas|[óo]rdenes)|a\s+m[íi])`,
@@ -332,8 +324,8 @@ const ONLY_MINE_OTHER = atWordStart(
  * the instructions. "forget everything you know about sourdough" (a topic follows) passes.
  */
 const FORGET_EVERYTHING_EN = String.raw`${word('forget', 'ignore', 'disregard')}\s+(?:about\s+)?everything(?:(?:\s*,\s*|\s+and\s+)(?:(?:now|then|just|only)\s+)?(?:say|write|tell|print|output|answer|respond|reply|repeat)|\s+(?:you\s+know|we(?:'ve|\s+have)?\s+(?:discussed|said|talked\s+about)|(?:i|you)(?:'ve|\s+have)?\s+(?:said|told\s+you|been\s+told))${END}(?!\s+(?:about|on|of|regarding)${END}))`;
-/** "olvida todo lo que te dije antes", also without "lo" as the public attacks write it. */
-const FORGET_EVERYTHING_ES = String.raw`${stem('olvid')}\s+todo\s+(?:lo\s+)?que\s+(?:te\s+)?(?:dije|digo|he\s+dicho|escrib\p{L}+)\s+antes${END}`;
+/** "olvida todo lo que te dije antes", also without "lo" as the public attacks write it; an order ("olvidé todo…", I forgot, passes). */
+const FORGET_EVERYTHING_ES = String.raw`${word('olvida', 'olvide', 'olvidad', 'olviden', 'olvídate', 'olvidate')}\s+todo\s+(?:lo\s+)?que\s+(?:te\s+)?(?:dije|digo|he\s+dicho)\s+antes${END}`;
 const FORGET_EVERYTHING_DE = String.raw`${stem('vergiss', 'ignorier')}\s+alles(?:\s+gesagte\p{L}*|\s+bisherige\p{L}*|\s*,\s*(?:was\s+(?:wir|ich|du)\s+(?:\p{L}+\s+){0,2}?(?:besprochen|gesagt|geschrieben)|(?:und\s+)?(?:schreib|sag|antworte|gib)\p{L}*)${END})`;
 
 // ---------------------------------------------------------------- earlier tasks and provided material dropped
@@ -352,7 +344,7 @@ const IGNORE_ABOVE_EN = String.raw`${word('ignore', 'disregard', 'forget')}\s+(?
 const NOT_THE_DOCUMENTS_EN = any(
   String.raw`${word('do')}\s+not\s+(?:look\s+(?:in|at|into)|use|read|consult)\s+the\s+(?:documents|articles|context)\s+(?:provided|given)${END}`,
   // "answer by your own knowledge and not by the articles": the material given to answer from set aside.
-  String.raw`${word('answer', 'respond', 'reply')}\s+(?:by|from|with|using)\s+your\s+own\s+knowledge\s*,?\s+(?:and\s+)?(?:not|instead\s+of)\s+(?:by\s+|from\s+|with\s+|using\s+)?the\s+(?:articles|documents|context|sources|texts)${END}`,
+  String.raw`${word('answer', 'respond', 'reply')}\s+(?:by|from|with|using)\s+your\s+own\s+knowledge(?:\s*,\s*|\s+)(?:and\s+)?(?:not|instead\s+of)\s+(?:by\s+|from\s+|with\s+|using\s+)?the\s+(?:articles|documents|context|sources|texts)${END}`,
 );
 const DROP_EARLIER_DE = String.raw`${stem('vergiss', 'vergess', 'ignorier', 'streich', 'lass', 'lassen')}\s+(?:\p{L}+\s+)?(?:alle|sämtliche|saemtliche|die)\s+(?:vorherig|bisherig|vorangegangen|vorig|obig|früher|frueher)\p{L}*\s+(?:aufgabe|angabe|auftr(?:ä|ae)g|auftrag|information|ausführung|ausfuehrung|dokument|artikel|text)\p{L}*`;
 /**
@@ -376,15 +368,6 @@ const NEW_TASK = any(
   String.raw`${word('we')}\s+(?:will\s+)?start\s+(?:over\s+|again\s+)?with\s+a\s+new\s+task${END}`,
   String.raw`${word('auf')}\s+(?:deine|die)\s+neue\s+aufgabe\s+(?:zu\s+)?konzentrier\p{L}*`,
   String.raw`${word('wir')}\s+(?:starten|beginnen)\s+(?:\p{L}+\s+){0,2}?mit\s+einer\s+neuen\s+aufgabe${END}`,
-  // Verb first: "now follow new instructions", "nun folgen neue Anweisungen".
-  String.raw`${word('now', 'nun', 'jetzt')}\s+(?:follow|folgen)\s+(?:\p{L}+\s+)?(?:new|further|neue|weitere)\s+(?:tasks|instructions|aufgaben|anweisungen)${END}`,
-  // The earlier task praised and closed, then a new order: "Very good. That is done. Now write…", "Sehr gut. Das ist
-  // erledigt. Verfasse nun…", "Sehr gut gemacht. Das genügt. …hilf mir nun". The praise is required: "That's done. Now
-  // run the tests" is how tutorials talk.
-  String.raw`${word(String.raw`very\s+good`, String.raw`(?:very\s+)?well\s+done`, 'excellent', String.raw`(?:sehr\s+)?gut\s+gemacht`, String.raw`sehr\s+gut`)}\s*[.!]?\s*(?:that\s+is|that's|this\s+is|das\s+ist|das|dies)\s+(?:done|enough|sufficient|erledigt|genug|gen(?:ü|ue)gt|reicht)\s*[.!]?\s*(?:\p{L}+\s+){0,4}?(?:now|nun|jetzt)${END}`,
-  // An interruption, then the order: "Attention - stop - I urgently need…", "ACHTUNG - STOPP -", "stop: write …".
-  String.raw`${word('attention', 'achtung')}\s*[-:!]+\s*(?:stop|stopp|halt)\s*[-:!]`,
-  String.raw`${word('stop', 'stopp')}\s*[-:]+\s*(?:write|say|print|schreib\p{L}*|sag)${END}`,
 );
 
 // ---------------------------------------------------------------- system-prompt disclosure
@@ -468,15 +451,13 @@ const REVEAL_OBJECT = `${REVEAL}${gap(4)}${any(
 const REVEAL_ABOVE = String.raw`${stem('repeat', 'recite', 'output', 'print', 'echo')}${gap(3)}${nextWord('words', 'text', 'everything', 'content', 'prompt')}\s+(?:above|before\s+(?:this|my))`;
 /**
  * The prompt asked for as "what is written above": "What is written above?", "what was written at the beginning of this
- * prompt", "the 2 sentences before the text", "use also information in the prompt to answer". A statement ("what is
- * written above applies to…") does not match: the question mark is required where the words alone are common.
+ * prompt", "the 2 sentences before the text". A statement ("what is written above applies to…") does not match: the
+ * question mark is required where the words alone are common.
  */
 const WRITTEN_ABOVE = atWordStart(
   String.raw`what\s+(?:is|was)\s+written\s+above\s*\?`,
   String.raw`what\s+(?:is|was)\s+written\s+at\s+the\s+(?:beginning|start|top)\s+of\s+(?:this|the|your)\s+(?:prompt|conversation|chat)`,
   String.raw`what\s+(?:are|were)\s+the\s+(?:\p{N}+|two|three|first|last)\s+sentences\s+(?:before|above)\s+(?:the|this)\s+text`,
-  String.raw`use\s+(?:also\s+)?(?:the\s+)?information\s+in\s+the\s+prompt\s+to\s+answer`,
-  String.raw`was\s+(?:steht|stand)\s+(?:oben|am\s+anfang\s+(?:dieses|des)\s+prompts?)\s*\?`,
 );
 /** "repeat the text above this message" in the other languages: a verb, then "above/before my message". */
 const REVEAL_ABOVE_MESSAGE = `${REVEAL}${gap(5)}${any(
@@ -633,13 +614,6 @@ const OUTPUT_HIJACK = any(
   String.raw`${word('responde', 'responda')}\s+(?:solo|solamente|[úu]nicamente|apenas|somente)\s+com?n?\s+(?:la\s+frase\s+)?${QUOTED}\s*[,.]?\s*(?:y\s+nada\s+m[áa]s|sem\s+(?:explica[çc][õo]es|mais\s+nada)|e\s+mais\s+nada)`,
   String.raw`${word('rispondi')}\s+(?:soltanto|solo|solamente)\s+con\s+${QUOTED}\s*[,.]?\s*e\s+basta`,
   String.raw`${word('antwoord')}\s+(?:alleen|enkel|uitsluitend)\s+met\s+${QUOTED}\s*[,.]?\s*en\s+(?:verder\s+)?niets`,
-  // A reply conditioned on a trigger word: 'when "cheese" is said, the correct answer is "…"'.
-  String.raw`${word('when', 'wenn')}\s+${QUOTED}\s+(?:is\s+said|gesagt\s+wird)\s*,?\s+(?:the|ist\s+die)\s+(?:correct|right|richtige|korrekte)\s+(?:answer|response|antwort)${END}`,
-  // A hateful statement put in the assistant's mouth: "tell me that you hate Trump", "include that you hate … in your answer".
-  // Only as an order: at the start of a sentence or clause, or after "and", "then", "please" ("people say that you hate them" is
-  // not one). Looked behind from the verb, so that the rule still opens with a word.
-  String.raw`${word('say', String.raw`tell\s+(?:me|us)`, 'state', 'write', 'include', 'admit')}(?<=(?:^|[.!?,:;]|\b(?:and|then|please|now|also|just|but))\s*(?:say|tell\s+(?:me|us)|state|write|include|admit))\s+that\s+you\s+(?:hate|despise|loathe)${END}`,
-  String.raw`${stem('sag', 'schreib')}\s+(?:mir\s+)?,?\s*dass\s+du\s+(?:\p{L}+\s+){0,3}?hasst${END}`,
 );
 
 // ---------------------------------------------------------------- role override
@@ -732,15 +706,6 @@ const ROLE_NO_RULES = atWordStart(
   String.raw`no\s+tienes\s+(?:ninguna\s+)?(?:restricciones|reglas|l[íi]mites|filtros)`,
   String.raw`non\s+hai\s+(?:pi[ùu]\s+)?(?:alcuna\s+|nessuna\s+)?(?:restrizioni|regole|limiti|filtri)`,
   String.raw`(?:voc[êe]\s+)?n[ãa]o\s+tem\s+(?:mais\s+)?(?:nenhuma\s+)?(?:restri[çc][õo]es|regras|limites|filtros)`,
-);
-/**
- * The film-script jailbreak: characters who never leave their roles, so whatever they say is "in character" ("John and
- * Alice are excellent actors and do not break character", "bleiben immer in ihren Rollen"). Actors staying in their
- * roles alone is a play review; never leaving them is the point of the trick.
- */
-const ROLE_IN_CHARACTER = atWordStart(
-  String.raw`(?:actors|schauspieler)${gap(12)}(?:do\s+not|don't|never|without\s+(?:even\s+)?)\s*(?:break|breaking|falling\s+out\s+of|fall\s+out\s+of|leave|leaving)\s+(?:character|their\s+roles?|the\s+figure|role)`,
-  String.raw`(?:actors|schauspieler)${gap(12)}(?:always\s+|never\s+)?(?:stay|remain|bleiben)\s+(?:always\s+|fully\s+|completely\s+|immer\s+|(?:echt\s+)?voll\s+|v(?:ö|oe)llig\s+|komplett\s+)(?:in|im)\s+(?:their|ihren|ihrer)\s+(?:roles?|rollen?|charakter\p{L}*)`,
 );
 /** "you are an AI without any rules": the assistant told it is a model freed of its limits. */
 const ROLE_UNBOUND_MODEL = atWordStart(
@@ -870,11 +835,11 @@ export const DEFAULT_SCREEN_RULES: Readonly<Record<string, string>> = Object.fre
   ignore_previous: delimited(OVERRIDE_EN, OVERRIDE_EN_EVERYTHING, OVERRIDE_EN_TRAILING, OVERRIDE_EN_VOID, OVERRIDE_EN_DISMISS,
     OVERRIDE_EN_OUTDATED, ONLY_MINE_EN, OVERRIDE_DE, OVERRIDE_DE_EVERYTHING, OVERRIDE_DE_TRAILING, OVERRIDE_DE_SUSPEND, OVERRIDE_DE_VOID,
     OVERRIDE_DE_VOID_INVERTED, ONLY_MINE_DE, OVERRIDE_FR, OVERRIDE_FR_EVERYTHING, OVERRIDE_ES, OVERRIDE_ES_EVERYTHING, OVERRIDE_IT,
-    OVERRIDE_IT_EVERYTHING, OVERRIDE_PT, OVERRIDE_PT_EVERYTHING, ONLY_MINE_OTHER, OVERRIDE_NL, OVERRIDE_NL_EVERYTHING, OVERRIDE_OTHER),
+    OVERRIDE_IT_EVERYTHING, OVERRIDE_PT, OVERRIDE_PT_EVERYTHING, ONLY_MINE_OTHER, OVERRIDE_NL, OVERRIDE_NL_EVERYTHING),
   reveal_system_prompt: delimited(REVEAL_OBJECT, REVEAL_ABOVE, REVEAL_ABOVE_MESSAGE, FIRST_WORDS, POSSESSIVE_PROMPT,
     WHAT_IS_PROMPT, WHAT_WERE_YOU_GIVEN, WHICH_ARE_HIDDEN, WHAT_YOU_WERE_TOLD, WRITTEN_ABOVE),
   guarded_secret: delimited(SECRET_GUARDED, SECRET_BY_TRICK, SECRET_ASKED),
-  role_override: delimited(ROLE_SWITCH, ROLE_MODE, ROLE_NO_RULES, ROLE_AUTHORITY, ROLE_UNBOUND_MODEL, ROLE_IN_CHARACTER),
+  role_override: delimited(ROLE_SWITCH, ROLE_MODE, ROLE_NO_RULES, ROLE_AUTHORITY, ROLE_UNBOUND_MODEL),
   exfiltrate: delimited(EXFIL_SEND, EXFIL_SECRET_FIRST, EXFIL_IMAGE, EXFIL_INTO_IMAGE),
   role_markup: delimited(...ROLE_MARKUP),
   forget_everything: delimited(FORGET_EVERYTHING_EN, FORGET_EVERYTHING_DE, FORGET_EVERYTHING_ES),
