@@ -314,15 +314,25 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
       expect((await as(other, 'PATCH', `/api/admin/users/${platform.id}`, { name: 'Platform Operator' })).status).toBe(200);
     });
 
-    it('an admin grants roles up to their own rank, never super-admin; a super-admin can', async () => {
+    it('an admin grants roles up to their own rank, never super-admin, nor one carrying a permission it lacks; a super-admin can', async () => {
       const u = await callerWith(svc.url, db, { email: 'esc1@acc.test', roles: ['viewer'] });
       expect(
         (
           await as(admin, 'PATCH', `/api/admin/users/${u.id}`, {
-            roles: ['viewer', 'dpo', 'admin'],
+            roles: ['viewer', 'editor', 'admin'],
           })
         ).status,
       ).toBe(200);
+      // dpo ranks below admin but carries pii.detokenize and pii.erase, which an admin does not hold: an admin who
+      // could make an account a dpo could sign in as it and detokenize chat logs.
+      const dpo = await as(admin, 'PATCH', `/api/admin/users/${u.id}`, { roles: ['viewer', 'dpo'] });
+      expect(dpo).toMatchObject({ status: 403, body: { error: 'role_escalation_forbidden', message: 'You may not grant the dpo role: it carries pii.detokenize, pii.erase, which you do not hold.' } });
+      const newDpo = await as(admin, 'POST', '/api/admin/users', { name: 'D', email: 'esc-dpo@acc.test', password: 'long enough', roles: ['dpo'] });
+      expect(newDpo.status).toBe(403);
+      expect((await db.query(`SELECT 1 FROM kb_users WHERE email_key = 'esc-dpo@acc.test'`)).length).toBe(0);
+      expect((await as(superAdmin, 'PATCH', `/api/admin/users/${u.id}`, { roles: ['viewer', 'dpo'] })).status).toBe(200);
+      // An admin may still take the role away (it outranks it) and grant what it holds.
+      expect((await as(admin, 'PATCH', `/api/admin/users/${u.id}`, { roles: ['viewer', 'editor', 'admin'] })).status).toBe(200);
       const denied = await as(admin, 'PATCH', `/api/admin/users/${u.id}`, {
         roles: ['super-admin'],
       });

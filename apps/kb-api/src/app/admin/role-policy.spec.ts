@@ -1,4 +1,4 @@
-import type { Role } from '../identity/rbac';
+import { ROLE_GRANTS, type Role } from '../identity/rbac';
 import { manageRefusal, rankOf, roleChangeRefusal } from './role-policy';
 
 const who = (userId: string, ...roles: Role[]) => ({ userId, roles });
@@ -17,6 +17,19 @@ describe('admin role policy', () => {
     expect(roleChangeRefusal(admin, who('9', 'viewer'), ['viewer', 'editor', 'admin'])).toBeNull();
     expect(roleChangeRefusal(admin, who('9', 'viewer'), ['super-admin'])).toMatch(/super-admin/);
     expect(roleChangeRefusal(superAdmin, who('9', 'viewer'), ['super-admin'])).toBeNull();
+  });
+
+  it("refuses granting a role that carries a permission the actor lacks in the tenant, not taking it away", () => {
+    const grants = (role: Role) => ROLE_GRANTS[role];
+    const holdingAdmin = { ...admin, permissions: ROLE_GRANTS.admin };
+    expect(roleChangeRefusal(holdingAdmin, who('9', 'viewer'), ['viewer', 'dpo'], grants)).toBe(
+      'You may not grant the dpo role: it carries pii.detokenize, pii.erase, which you do not hold.',
+    );
+    expect(roleChangeRefusal(holdingAdmin, who('9', 'viewer', 'dpo'), ['viewer'], grants)).toBeNull();
+    expect(roleChangeRefusal(holdingAdmin, who('9', 'viewer'), ['viewer', 'editor', 'admin'], grants)).toBeNull();
+    // The tenant's own grants decide: a dpo role reshaped to carry only what the admin holds may be granted.
+    expect(roleChangeRefusal(holdingAdmin, who('9', 'viewer'), ['dpo'], (r) => (r === 'dpo' ? ['logs.view'] : ROLE_GRANTS[r]))).toBeNull();
+    expect(roleChangeRefusal({ ...holdingAdmin, platformAdmin: true }, who('9', 'viewer'), ['dpo'], grants)).toBeNull();
   });
 
   it('refuses any addition to your own roles, while dropping is allowed', () => {

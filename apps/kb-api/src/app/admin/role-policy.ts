@@ -5,6 +5,8 @@ export interface RoleHolder {
   roles: readonly Role[];
   /** Holds the global platform.admin permission (never granted through a tenant role). */
   platformAdmin?: boolean;
+  /** The permissions held in the tenant; when given, a role carrying one the holder lacks cannot be granted by them. */
+  permissions?: readonly string[];
 }
 
 /** The most powerful role's rank; 0 without roles. */
@@ -28,12 +30,15 @@ export function manageRefusal(actor: RoleHolder, target: RoleHolder): string | n
 /**
  * Why `actor` may not change `target`'s roles from `target.roles` to `next`, or null when allowed.
  * Nobody adds roles to themselves (dropping is fine); nobody grants or removes a role ranked above
- * their own; only a super-admin grants or removes super-admin.
+ * their own; only a super-admin grants or removes super-admin; and nobody grants a role carrying a
+ * permission they lack in the tenant (`grants`: each role's permissions there): an admin without
+ * pii.detokenize who could make an account a dpo could sign in as it and detokenize.
  */
 export function roleChangeRefusal(
   actor: RoleHolder,
   target: RoleHolder,
   next: readonly Role[],
+  grants?: (role: Role) => readonly string[],
 ): string | null {
   const manage = manageRefusal(actor, target);
   if (manage) return manage;
@@ -47,6 +52,12 @@ export function roleChangeRefusal(
       return 'Only a super-admin may grant or remove the super-admin role.';
     if (ROLE_RANK[role] > own)
       return `You may not grant or remove the ${role} role, which ranks above yours.`;
+  }
+  if (grants && actor.permissions && !actor.platformAdmin) {
+    for (const role of added) {
+      const lacking = grants(role).filter((permission) => !actor.permissions!.includes(permission));
+      if (lacking.length > 0) return `You may not grant the ${role} role: it carries ${lacking.join(', ')}, which you do not hold.`;
+    }
   }
   return null;
 }

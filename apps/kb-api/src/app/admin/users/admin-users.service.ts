@@ -7,6 +7,7 @@ import { TokenIdentityCache } from '../../auth/token-identity-cache';
 import { KbError, KbValidationError } from '../../errors/kb-errors';
 import type { Role } from '../../identity/rbac';
 import { Page, pageWindow, toPage } from '../pagination';
+import { RolesRepository } from '../roles/roles.repository';
 import { manageRefusal, RoleHolder, roleChangeRefusal } from '../role-policy';
 import {
   AdminUserRow,
@@ -34,7 +35,7 @@ export const userView = (u: AdminUserRow) => ({
   updated_at: u.updated_at.toISOString(),
 });
 
-const actorOf = (p: KbPrincipal): RoleHolder => ({ userId: p.userId ?? '', roles: p.roles, platformAdmin: p.platformAdmin });
+const actorOf = (p: KbPrincipal): RoleHolder => ({ userId: p.userId ?? '', roles: p.roles, platformAdmin: p.platformAdmin, permissions: p.permissions });
 const holderOf = (u: AdminUserRow): RoleHolder => ({ userId: u.id, roles: u.roles, platformAdmin: u.platform_admin });
 
 /** Admin use cases on the active tenant's accounts, with the role-escalation rules applied. */
@@ -46,6 +47,7 @@ export class AdminUsersService {
     private readonly sessions: SessionsService,
     private readonly tokens: PersonalAccessTokensService,
     private readonly identities: TokenIdentityCache,
+    private readonly roles: RolesRepository,
   ) {}
 
   async list(p: KbPrincipal, q: ListUsersQueryDto): Promise<Page<UserView>> {
@@ -69,6 +71,12 @@ export class AdminUsersService {
     return user;
   }
 
+  /** Each role's permissions in the tenant (its own reshaping of the defaults included). */
+  private async grantsIn(tenantId: string): Promise<(role: Role) => readonly string[]> {
+    const byRole = new Map((await this.roles.list(tenantId)).map((r) => [r.name, r.permissions]));
+    return (role) => byRole.get(role) ?? [];
+  }
+
   /** The tenant's user whom the caller may manage (404 foreign or missing, 403 outranking). */
   async requireManageable(p: KbPrincipal, id: string): Promise<AdminUserRow> {
     const user = await this.require(p, id);
@@ -80,7 +88,7 @@ export class AdminUsersService {
   async create(p: KbPrincipal, body: CreateUserDto): Promise<UserView> {
     const roles = body.roles ?? [];
     // A new account holds nothing yet: only the roles granted need checking.
-    const refusal = roleChangeRefusal(actorOf(p), { userId: '', roles: [] }, roles);
+    const refusal = roleChangeRefusal(actorOf(p), { userId: '', roles: [] }, roles, await this.grantsIn(p.tenantId));
     if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
     const passwordHash = await this.passwords.hash(body.password);
     try {
@@ -101,7 +109,7 @@ export class AdminUsersService {
     const target = await this.requireManageable(p, id);
     const roles: Role[] | undefined = body.roles;
     if (roles) {
-      const refusal = roleChangeRefusal(actorOf(p), holderOf(target), roles);
+      const refusal = roleChangeRefusal(actorOf(p), holderOf(target), roles, await this.grantsIn(p.tenantId));
       if (refusal) throw new KbError(403, 'role_escalation_forbidden', refusal);
     }
     if (body.active === false) this.refuseSelfDeactivation(p, target);
