@@ -315,14 +315,42 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
       expect(posted.status).toBe(200);
     });
 
-    it('refuses an unbound token presented with the DPoP scheme, and a token minted for another resource', async () => {
-      const { verifier, params } = await pkce();
-      const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid kb:read', resource: EVIDENCE, ...params }));
-      const forEvidence = await oidc.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: verifier, expectedState: params.state });
+    it('takes a token minted for a resource (RFC 8707) when it carries openid, and refuses one without openid (403 insufficient_scope)', async () => {
+      const grant = async (scope: string, resource: string) => {
+        const { verifier, params } = await pkce();
+        const callback = await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope, resource, ...params }));
+        return oidc.authorizationCodeGrant(spa, callback, { pkceCodeVerifier: verifier, expectedState: params.state });
+      };
+      const forEvidence = await grant('openid kb:read', EVIDENCE);
       expect(decodeJwt(forEvidence.access_token)).toMatchObject({ aud: EVIDENCE, scope: 'openid kb:read' });
-      const other = await userinfo(`Bearer ${forEvidence.access_token}`);
-      expect(other.status).toBe(401);
-      expect(await json(other)).toMatchObject({ error: 'invalid_token', error_description: 'claim "aud" invalid: unexpected audience' });
+      const ok = await userinfo(`Bearer ${forEvidence.access_token}`);
+      expect(ok.status).toBe(200);
+      expect(await json(ok)).toEqual({ sub: decodeJwt(forEvidence.access_token).sub });
+      expect((await userinfo(`Bearer ${forEvidence.access_token}`, {}, 'POST')).status).toBe(200);
+
+      const withoutOpenid = await grant('kb:read', EVIDENCE);
+      expect(decodeJwt(withoutOpenid.access_token)).toMatchObject({ aud: EVIDENCE, scope: 'kb:read' });
+      const refused = await userinfo(`Bearer ${withoutOpenid.access_token}`);
+      expect(refused.status).toBe(403);
+      expect(await json(refused)).toMatchObject({ error: 'insufficient_scope' });
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope"/);
+    });
+
+    it('takes the token of a refresh without `resource`, whose aud is every resource of the grant', async () => {
+      const { verifier, params } = await pkce();
+      const url = oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid offline_access kb:read', ...params });
+      url.searchParams.append('resource', KB);
+      url.searchParams.append('resource', EVIDENCE);
+      const first = await oidc.authorizationCodeGrant(spa, await callbackOf(url), { pkceCodeVerifier: verifier, expectedState: params.state });
+      const refreshed = await json(await post('/oauth/token', { grant_type: 'refresh_token', client_id: 'spa-resources', refresh_token: first.refresh_token! }));
+      const token = refreshed['access_token'] as string;
+      expect(decodeJwt(token).aud).toEqual([KB, EVIDENCE]);
+      const ok = await userinfo(`Bearer ${token}`);
+      expect(ok.status).toBe(200);
+      expect(await json(ok)).toEqual({ sub: decodeJwt(token).sub });
+    });
+
+    it('refuses an unbound token presented with the DPoP scheme', async () => {
 
       const second = await pkce();
       const plain = await oidc.authorizationCodeGrant(spa, await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid', ...second.params })), {

@@ -20,12 +20,13 @@ import { ResourceIndicators } from './resource-indicators';
 import { RevocationController } from './revocation.controller';
 import { TokenController } from './token.controller';
 import { TokenIssuer } from './token-issuer.service';
+import { userinfoAuthenticatorProvider } from './userinfo-authenticator';
 import { UserinfoController } from './userinfo.controller';
 import { UserTokensService } from './user-tokens.service';
 
 @Module({
-  // One AuthModule (global): userinfo and the management API verify access tokens, DPoP proofs
-  // included, with the same authenticator every resource service uses.
+  // One AuthModule (global): the management API verifies access tokens, DPoP proofs included, with
+  // the authenticator every resource service uses; userinfo with the same one over all iam's audiences.
   imports: [ClientsModule, KeysModule, SessionModule, AuthModule.forRoot({ clock: Clock })],
   controllers: [AuthorizeController, TokenController, ParController, DiscoveryController, UserinfoController, RevocationController],
   providers: [
@@ -41,6 +42,7 @@ import { UserTokensService } from './user-tokens.service';
     DpopProofs,
     PushedRequests,
     ResourceIndicators,
+    userinfoAuthenticatorProvider,
   ],
   exports: [TokenIssuer, ClientAuthenticator, OAuthRateLimitGuard, AuthorizeService, UsersRepository, ConsentsRepository],
 })

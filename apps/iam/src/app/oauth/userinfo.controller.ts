@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ACCESS_TOKEN_AUTHENTICATOR, AccessTokenAuthenticator, AccessTokenRejected, AuthFailure, wwwAuthenticate } from '@platform/auth';
+import { AccessTokenAuthenticator, AccessTokenRejected, AuthFailure, wwwAuthenticate } from '@platform/auth';
 import type { Request, Response } from 'express';
 import { ApiOAuthError, ApiOAuthRateLimited } from '../api-docs';
 import { UserinfoResponse } from './dto/token.response';
@@ -9,9 +9,10 @@ import { emailClaims } from './email-claims';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError, OAuthErrorFilter } from './oauth-error';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
+import { USERINFO_AUTHENTICATOR } from './userinfo-authenticator';
 
 const DESCRIPTION =
-  'Needs an iam access token with `openid` addressed to the default audience (IAM_ACCESS_TOKEN_AUDIENCE, what a token asked for without `resource` names): a token for another resource is refused. ' +
+  'Needs an iam access token with `openid` (OIDC Core §5.3), whatever its audience: the default one or any RFC 8707 `resource` it was asked for (an MCP client\'s token works here too); without `openid`: 403 `insufficient_scope`. ' +
   '`Authorization: Bearer <token>`, or for a DPoP-bound token (`cnf.jkt`) `Authorization: DPoP <token>` with a `DPoP` proof of its key for this method and URL (RFC 9449 §7); a bound token presented as Bearer is refused. ' +
   '`email` and `profile` add claims. Rate limited with the /oauth group.';
 
@@ -28,12 +29,12 @@ const ApiUserinfoDpopHeader = () =>
  * OIDC Core §5.3 UserInfo: the signed-in user's claims, for a token carrying openid.
  *
  * The token passes two checks. iam's own (LocalTokenVerifier: signature, `typ`, expiry on iam's
- * clock, and the revocation state only iam knows: jti, grant, client, user). Then the one every
- * resource service of the platform applies, the management API's authenticator (@platform/auth):
- * the audience (JWT_AUDIENCE, the default audience iam puts in tokens asked for no resource, so a
- * token minted for an MCP server is not taken here: RFC 8707 §2 makes it that resource's alone),
- * and DPoP (a bound token only with the DPoP scheme and a fresh proof of its key, an unbound one
- * only as Bearer). One verifier of proofs for all of iam's protected routes, not a second one here.
+ * clock, and the revocation state only iam knows: jti, grant, client, user). Then the platform's
+ * authenticator (@platform/auth) over every audience iam issues (USERINFO_AUTHENTICATOR): DPoP (a
+ * bound token only with the DPoP scheme and a fresh proof of its key, an unbound one only as
+ * Bearer). Any audience: the endpoint serves every access token of an OpenID Connect request
+ * (§5.3), and MCP clients always name a `resource` (RFC 8707), so their tokens' aud is that
+ * resource. What makes a token fit for this endpoint is its `openid` scope (else 403).
  */
 @ApiTags('OAuth')
 @Controller('oauth')
@@ -43,7 +44,7 @@ export class UserinfoController {
   constructor(
     private readonly tokens: LocalTokenVerifier,
     private readonly users: UsersRepository,
-    @Inject(ACCESS_TOKEN_AUTHENTICATOR) private readonly authenticator: AccessTokenAuthenticator,
+    @Inject(USERINFO_AUTHENTICATOR) private readonly authenticator: AccessTokenAuthenticator,
   ) {}
 
   @Get('userinfo')
@@ -51,7 +52,7 @@ export class UserinfoController {
   @ApiSecurity('bearer')
   @ApiUserinfoDpopHeader()
   @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
-  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, one for another audience, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
   @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
   @ApiOAuthRateLimited()
   get(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -65,7 +66,7 @@ export class UserinfoController {
   @ApiSecurity('bearer')
   @ApiUserinfoDpopHeader()
   @ApiOkResponse({ description: 'The claims of the signed-in user', type: UserinfoResponse })
-  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, one for another audience, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
+  @ApiOAuthError(401, 'No token, or an invalid, expired or revoked one, a DPoP-bound one without its proof (`invalid_token`, `invalid_dpop_proof`; WWW-Authenticate: Bearer and DPoP)')
   @ApiOAuthError(403, 'The token lacks `openid` (`insufficient_scope`)')
   @ApiOAuthRateLimited()
   post(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
