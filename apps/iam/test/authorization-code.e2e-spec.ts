@@ -382,8 +382,24 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       } finally {
         await users.setActive(userId, true);
       }
-      // Nothing was revoked: the user's return brings the token back.
+      // Deactivation alone revokes nothing: the user's return brings the token back (a revoked one stays dead, below).
       expect(await introspect(token)).toMatchObject({ active: true });
+    });
+
+    it("revokes a deactivated user's access token for its owner, so the user's return does not bring it back", async () => {
+      const c = await codeFor();
+      const t = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code: c.code, redirect_uri: REDIRECT, code_verifier: c.verifier }));
+      const token = t['access_token'] as string;
+      const users = iam.app.get(UsersRepository);
+      await users.setActive(userId, false);
+      try {
+        const revoked = await fetch(`${iam.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: 'spa', token }) });
+        expect(revoked.status).toBe(200);
+      } finally {
+        await users.setActive(userId, true);
+      }
+      expect(await introspect(token)).toEqual({ active: false });
+      expect((await fetch(`${iam.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     });
 
     it('answers inactive for garbage and needs client authentication', async () => {

@@ -29,7 +29,19 @@ export class LocalTokenVerifier {
   ) {}
 
   /** The claims of an active access token, or undefined. */
-  async active(token: string): Promise<AccessClaims | undefined> {
+  active(token: string): Promise<AccessClaims | undefined> {
+    return this.verify(token, { userState: true });
+  }
+
+  /**
+   * The claims of a token revocation may act on (RFC 7009): every check of `active` but the
+   * user's state, so a deactivated user's token is revoked too and stays dead on reactivation.
+   */
+  revocable(token: string): Promise<AccessClaims | undefined> {
+    return this.verify(token, { userState: false });
+  }
+
+  private async verify(token: string, checks: { userState: boolean }): Promise<AccessClaims | undefined> {
     let payload: AccessClaims;
     try {
       ({ payload } = (await jwtVerify(token, createLocalJWKSet({ keys: await this.keys.publishedKeys() }), {
@@ -48,7 +60,7 @@ export class LocalTokenVerifier {
     // A user's token (it names its grant) lives only while the user does: refresh and sign-in
     // already refuse a deactivated user, and every check made here answers the same. A deleted
     // user's grants are gone with the user, which the grant check above answers.
-    if (payload.sid !== undefined) {
+    if (checks.userState && payload.sid !== undefined) {
       const user = typeof payload.sub === 'string' ? await this.users.findById(payload.sub) : null;
       if (!user?.active) return undefined;
     }

@@ -59,7 +59,8 @@ export class RevocationController {
       if (row && row.client_id === client.clientId) await this.grants.revokeGrant(row.grant_id, 'revoked by client', this.clock.now());
       return '';
     }
-    const claims = await this.tokens.active(token);
+    // Whatever the user's state: a deactivated user's token must not come back on reactivation.
+    const claims = await this.tokens.revocable(token);
     if (claims && claims.client_id === client.clientId) {
       await this.tokens.revokeAccessToken(claims);
     }
