@@ -393,6 +393,23 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       expect(ended.result.error.message).toMatch(/approved but not run/);
     });
 
+    it('does not run a call whose page origin was taken off the key before the approval, and says why', async () => {
+      const narrowed = await createKey('Narrowed');
+      const started = await browser(narrowed, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
+      const ran = await browser(narrowed, 'POST', `/api/widget/sessions/${started.body.session.id}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
+      const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
+      const [{ version }] = await db.query('SELECT identity_credential_version AS version FROM kb_widget_keys WHERE id = $1', [narrowed.id]);
+      const patched = await api().call('PATCH', `/api/admin/widget-keys/${narrowed.id}`, {
+        token: superAdmin.token,
+        body: { allowed_origins: ['https://other.example.com'], identity_credential_version: version },
+      });
+      expect(patched.status).toBe(200);
+      const note = await tokenFor(approvalId);
+      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+      const ended = await endedRow(approvalId);
+      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'widget_origin_refused' } } });
+    });
+
     it('a rejection ends the call with a clear result for the widget', async () => {
       const { sessionId, approvalId } = await parkSearch();
       const note = await tokenFor(approvalId);

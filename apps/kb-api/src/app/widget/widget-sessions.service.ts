@@ -88,7 +88,13 @@ export class WidgetSessionsService {
     const tool = dto.tool;
     let session = await this.advance(caller, id, null, res);
     const args = dto.args ?? (session.pending_tool?.tool === tool ? session.pending_tool.args : {});
-    const run = await this.tools.run(tool, args, { tenantId: session.tenant_id, projectKey: session.project_key, principalId: caller.identity, sessionId: session.id });
+    const run = await this.tools.run(tool, args, {
+      tenantId: session.tenant_id,
+      projectKey: session.project_key,
+      principalId: caller.identity,
+      sessionId: session.id,
+      credential: { mode: caller.mode, origin: caller.origin, identityCredentialVersion: caller.key.identity_credential_version },
+    });
     if (run.outcome === 'refused') {
       await this.sessions.appendStep(session.tenant_id, session.id, { kind: 'tool_refused', tool, args: maskPii(args), diagnostic: { reason: run.reason, violations: maskPii(run.violations) } });
       session = await this.sessions.setStatus(session.id, 'waiting_user', null);

@@ -10,6 +10,7 @@ import { ParkedCallRow } from '../tool-approvals/parked-calls.repository';
 import { KbError } from '../errors/kb-errors';
 import { approvedButNotRun, ToolApprovalsService } from '../tool-approvals/tool-approvals.service';
 import { BACKEND_TOOLS, BackendToolName, KB_SEARCH_TOOL } from './widget-catalog';
+import type { WidgetAuthMode } from './widget-key.strategy';
 import { WidgetKeysRepository } from './widget-keys.repository';
 import { WidgetSessionsRepository } from './widget-sessions.repository';
 
@@ -27,12 +28,22 @@ export type ToolRun =
       approval_id?: string;
     };
 
+/** How the widget's caller was let in, kept with a parked call so that its approval can be checked against the key later. */
+export interface WidgetCallCredential {
+  mode: WidgetAuthMode;
+  /** The page's origin, when the call came from one (browser and token modes). */
+  origin: string | null;
+  /** The key's identity-credential version the call was made under (a user token is only good for it). */
+  identityCredentialVersion: number;
+}
+
 interface WidgetScope {
   tenantId: string;
   projectKey: string;
   principalId: string | null;
   /** The session a call runs for; a parked call is read back through it. */
   sessionId?: string;
+  credential?: WidgetCallCredential;
 }
 
 /**
@@ -70,7 +81,7 @@ export class WidgetToolsService {
         widgetSessionId: scope.sessionId ?? null,
         tool,
         arguments: verdict.arguments,
-        scope: { project_key: scope.projectKey },
+        scope: { project_key: scope.projectKey, ...(scope.credential ? { credential: scope.credential } : {}) },
         parked: verdict.approval,
       });
       return {
@@ -109,14 +120,23 @@ export class WidgetToolsService {
   }
 
   /**
-   * A widget call acts for its key: once the key is disabled or revoked (or its session is gone) nothing it parked runs,
-   * as nothing it asks for live does.
+   * A widget call acts for its key: once the key is disabled or revoked (or its session is gone), or the credential it
+   * came with would no longer be let in, nothing it parked runs, as nothing it asks for live does.
    */
   private async keyRefusal(row: ParkedCallRow): Promise<KbError | null> {
     const session = row.widget_session_id === null ? null : await this.sessions.findInTenant(row.tenant_id, String(row.widget_session_id));
     if (!session) return new KbError(403, 'widget_session_gone', 'The widget session that asked for the call no longer exists.');
     const key = await this.keys.find(row.tenant_id, session.key_id);
     if (!key?.active) return new KbError(403, 'widget_key_inactive', 'This widget key is disabled.');
+    // As the live checks of a token or a page (widget-key.strategy.ts): a user token is good only while user
+    // authentication stays on and the identity secret unrotated, and a page only while its origin is allowed.
+    const credential = row.scope['credential'] as Partial<WidgetCallCredential> | undefined;
+    if (credential?.mode === 'user_token' && (!key.user_auth_enabled || key.identity_credential_version !== credential.identityCredentialVersion)) {
+      return new KbError(403, 'widget_credential_changed', "The widget's user authentication was turned off or its identity secret rotated.");
+    }
+    if (typeof credential?.origin === 'string' && !key.allowed_origins.includes(credential.origin)) {
+      return new KbError(403, 'widget_origin_refused', 'The page the call came from is no longer an allowed origin of this widget key.');
+    }
     return null;
   }
 
