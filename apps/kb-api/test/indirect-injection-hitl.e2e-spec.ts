@@ -94,6 +94,18 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       (row) => row?.status !== 'pending' && row?.status !== 'running',
       'the approved call to end',
     );
+  /** Approves a parked call as the tenant's approver and expects the worker to end it unrun with `code`; answers the row. */
+  const approvedButNotRun = async (approvalId: string, code: string) => {
+    const note = await tokenFor(approvalId);
+    expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
+    const ended = await endedRow(approvalId);
+    expect(ended).toMatchObject({ status: 'failed', result: { error: { code } } });
+    expect(ended.result.error.message).toMatch(/approved but not run/);
+    return ended;
+  };
+  /** The latest audit row of the kb-recent-changes calls made with this `limit` (each test uses its own). */
+  const lastAuditOf = async (limit: number) =>
+    (await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = $1 ORDER BY id`, [String(limit)])).at(-1);
 
   beforeAll(async () => {
     await llm.start();
@@ -275,13 +287,8 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       const approvalId = parse(r).error.approval_id as string;
       await revocable.close();
       expect((await api().call('POST', `/api/admin/mcp/tokens/${issued.body.data.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
-      const note = await tokenFor(approvalId);
-      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
-      const ended = await endedRow(approvalId);
-      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'mcp_token_revoked' } } });
-      expect(ended.result.error.message).toMatch(/approved but not run/);
-      const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '4' ORDER BY id`);
-      expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:mcp_token_revoked' });
+      await approvedButNotRun(approvalId, 'mcp_token_revoked');
+      expect(await lastAuditOf(4)).toEqual({ outcome: 'denied', reason: 'approved:mcp_token_revoked' });
     });
 
     it('does not run a call whose user (an iam token linked to them) was deactivated before the approval, and says why', async () => {
@@ -293,13 +300,8 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       await asUser.close();
       expect(await db.query('SELECT user_id::text, mcp_token_id FROM kb_parked_tool_calls WHERE approval_id = $1', [approvalId])).toEqual([{ user_id: agent.id, mcp_token_id: null }]);
       await db.query('UPDATE kb_users SET active = false WHERE id = $1', [agent.id]);
-      const note = await tokenFor(approvalId);
-      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
-      const ended = await endedRow(approvalId);
-      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'user_inactive' } } });
-      expect(ended.result.error.message).toMatch(/approved but not run/);
-      const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '6' ORDER BY id`);
-      expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:user_inactive' });
+      await approvedButNotRun(approvalId, 'user_inactive');
+      expect(await lastAuditOf(6)).toEqual({ outcome: 'denied', reason: 'approved:user_inactive' });
     });
 
     it('does not run a call of a tenant suspended before the approval (approved at the guardrails admin API)', async () => {
@@ -312,8 +314,7 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
         expect((await guardrails().approve(note!.token, { principalId: 'guardrails-admin' })).decision).toBe('approved');
         const ended = await endedRow(approvalId);
         expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'tenant_suspended' } } });
-        const audit = await db.query(`SELECT outcome, reason FROM kb_mcp_tool_call_audit WHERE tool = 'kb-recent-changes' AND arguments->>'limit' = '7' ORDER BY id`);
-        expect(audit.at(-1)).toEqual({ outcome: 'denied', reason: 'approved:tenant_suspended' });
+        expect(await lastAuditOf(7)).toEqual({ outcome: 'denied', reason: 'approved:tenant_suspended' });
       } finally {
         await db.query(`UPDATE kb_tenants SET status = 'active' WHERE id = 'default'`);
       }
@@ -336,11 +337,11 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
       return { id: r.body.data.id as number, public_key: r.body.public_key as string };
     };
     const browser = (k: { public_key: string }, method: string, path: string, body?: unknown) => widgetCall(svc.url, method, path, { key: k.public_key, origin: SITE, body, ip: '10.7.0.1' });
-    const parkSearch = async () => {
-      const started = await browser(key, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
+    const parkSearch = async (k = key) => {
+      const started = await browser(k, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
       expect(started.status).toBe(200);
       const sessionId = started.body.session.id as string;
-      const ran = await browser(key, 'POST', `/api/widget/sessions/${sessionId}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
+      const ran = await browser(k, 'POST', `/api/widget/sessions/${sessionId}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
       expect(ran.body).toMatchObject({ type: 'tool_refused', reason: 'approval_required' });
       const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
       return { sessionId, approvalId };
@@ -382,32 +383,21 @@ describe('kb-api: indirect prompt injection and the tool-approval loop', () => {
 
     it('does not run a call whose widget key was revoked before the approval, and says why', async () => {
       const revocable = await createKey('Revocable');
-      const started = await browser(revocable, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
-      const ran = await browser(revocable, 'POST', `/api/widget/sessions/${started.body.session.id}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
-      const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
+      const { approvalId } = await parkSearch(revocable);
       expect((await api().call('POST', `/api/admin/widget-keys/${revocable.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
-      const note = await tokenFor(approvalId);
-      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
-      const ended = await endedRow(approvalId);
-      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'widget_key_inactive' } } });
-      expect(ended.result.error.message).toMatch(/approved but not run/);
+      await approvedButNotRun(approvalId, 'widget_key_inactive');
     });
 
     it('does not run a call whose page origin was taken off the key before the approval, and says why', async () => {
       const narrowed = await createKey('Narrowed');
-      const started = await browser(narrowed, 'POST', '/api/widget/sessions/start', { snapshot: { html: '<p>vendors</p>' } });
-      const ran = await browser(narrowed, 'POST', `/api/widget/sessions/${started.body.session.id}/exec-tool`, { tool: 'kb_search', args: { query: 'vendor payments' } });
-      const approvalId = /approval ([0-9a-f-]{36})/.exec(ran.body.message)![1];
+      const { approvalId } = await parkSearch(narrowed);
       const [{ version }] = await db.query('SELECT identity_credential_version AS version FROM kb_widget_keys WHERE id = $1', [narrowed.id]);
       const patched = await api().call('PATCH', `/api/admin/widget-keys/${narrowed.id}`, {
         token: superAdmin.token,
         body: { allowed_origins: ['https://other.example.com'], identity_credential_version: version },
       });
       expect(patched.status).toBe(200);
-      const note = await tokenFor(approvalId);
-      expect((await api().call('POST', note!.approve_path, { token: superAdmin.token })).status).toBe(202);
-      const ended = await endedRow(approvalId);
-      expect(ended).toMatchObject({ status: 'failed', result: { error: { code: 'widget_origin_refused' } } });
+      await approvedButNotRun(approvalId, 'widget_origin_refused');
     });
 
     it('a rejection ends the call with a clear result for the widget', async () => {
