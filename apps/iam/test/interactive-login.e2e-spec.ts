@@ -7,6 +7,8 @@ import { Clock } from '@platform/runtime';
 import { SessionsPurger } from '../src/app/session/sessions-purger';
 import { SessionsRepository } from '../src/app/session/sessions.repository';
 import { UsersRepository } from '../src/app/users/users.repository';
+import { LoginThrottle } from '../src/app/login/login-throttle.service';
+import { TotpService } from '../src/app/login/totp.service';
 import { authorizeWithPassword, HttpBrowser, returnToOf } from './http-login';
 import { startIam } from './iam-test-env';
 
@@ -20,7 +22,7 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     iam = await startIam({ IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', IAM_LOGIN_MAX_FAILURES_PER_IP: '1000' });
     const hash = await new PasswordHasher().hash(PASSWORD);
     const users = iam.app.get(UsersRepository);
-    for (const name of ['erin', 'frank', 'gus', 'hal']) await users.upsertByEmail(`${name}@example.test`, name, hash);
+    for (const name of ['erin', 'frank', 'gus', 'hal', 'jo', 'kim']) await users.upsertByEmail(`${name}@example.test`, name, hash);
     const inactive = await users.upsertByEmail('ivy@example.test', 'Ivy', hash);
     await users.setActive(inactive.id, false);
     await iam.app.get(ClientsRepository).upsert({
@@ -86,6 +88,55 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     expect((await attempt(browser, 'ghost@example.test', 'nope')).status).toBe(429);
     // Another account from the same IP is not affected by this account's lock.
     expect((await attempt(browser, 'erin@example.test', PASSWORD)).status).toBe(303);
+  });
+
+  it('checks at most the limit of a burst of concurrent wrong passwords; the rest are refused unchecked', async () => {
+    const browser = new HttpBrowser(iam.url);
+    const { page, returnTo } = await loginPage(browser);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => browser.submit(page, '/login', { email: 'jo@example.test', password: 'nope', return_to: returnTo })));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    expect((await attempt(browser, 'jo@example.test', PASSWORD)).status).toBe(429);
+  });
+
+  it('checks at most the limit of a burst of concurrent wrong second-factor codes', async () => {
+    const users = iam.app.get(UsersRepository);
+    const kim = (await users.findForLoginByEmail('kim@example.test'))!;
+    await iam.app.get(TotpService).begin(kim);
+    await users.enableTotp(kim.id, new Date());
+    const browser = new HttpBrowser(iam.url);
+    const { page, returnTo } = await loginPage(browser);
+    const signedIn = await browser.submit(page, '/login', { email: 'kim@example.test', password: PASSWORD, return_to: returnTo });
+    expect(signedIn.headers.get('location')).toMatch(/^\/login\/second-factor\?/);
+    const codePage = await (await browser.follow(signedIn)).res.text();
+    const burst = await Promise.all(Array.from({ length: 20 }, () => browser.submit(codePage, '/login/second-factor', { code: 'wrong-code', return_to: returnTo })));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+  });
+
+  it('lets a success clear the failures already counted, but not the attempts still being checked', async () => {
+    const throttle = iam.app.get(LoginThrottle);
+    const checked: string[] = [];
+    const held: Array<() => void> = [];
+    // Two wrong guesses still being checked when the right password arrives.
+    const inFlight = [1, 2].map((n) =>
+      throttle.attempt('lou@example.test', '203.0.113.7', () => {
+        checked.push(`held ${n}`);
+        return new Promise<null>((resolve) => held.push(() => resolve(null)));
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await throttle.attempt('lou@example.test', '203.0.113.7', async () => ({ ok: true }))).toEqual({ ok: true });
+    // The success leaves the two in flight counted: of a burst sent now only one more is checked.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => throttle.attempt('lou@example.test', '203.0.113.7', async () => (checked.push('burst'), null))));
+    expect(burst.filter((r) => r === 'invalid')).toHaveLength(1);
+    expect(burst.filter((r) => r === 'throttled')).toHaveLength(4);
+    held.forEach((release) => release());
+    expect(await Promise.all(inFlight)).toEqual(['invalid', 'invalid']);
+    expect(checked).toEqual(['held 1', 'held 2', 'burst']);
+    expect(await throttle.attempt('lou@example.test', '203.0.113.7', async () => ({ ok: true }))).toBe('throttled');
   });
 
   it('refuses a form without the CSRF token', async () => {

@@ -26,14 +26,12 @@ export class PasswordLoginService implements OnModuleInit {
 
   async verify(email: string, password: string, ip: string): Promise<PasswordOutcome> {
     const account = email.trim().toLowerCase();
-    if (await this.throttle.blocked(account, ip)) return { kind: 'throttled' };
-    const user = account ? await this.users.findForLoginByEmail(account) : null;
-    const matches = await this.passwords.verify(password, user?.password_hash ?? this.decoyHash);
-    if (!user || !user.password_hash || !matches || !user.active) {
-      await this.throttle.fail(account, ip);
-      return { kind: 'invalid' };
-    }
-    await this.throttle.succeed(account);
-    return { kind: 'ok', user };
+    // The attempt is reserved before argon2 runs, so a burst of guesses cannot all be checked.
+    const outcome = await this.throttle.attempt(account, ip, async () => {
+      const user = account ? await this.users.findForLoginByEmail(account) : null;
+      const matches = await this.passwords.verify(password, user?.password_hash ?? this.decoyHash);
+      return user && user.password_hash && matches && user.active ? user : null;
+    });
+    return typeof outcome === 'string' ? { kind: outcome } : { kind: 'ok', user: outcome };
   }
 }

@@ -14,18 +14,12 @@ export class SecondFactorService {
   ) {}
 
   async check(user: LoginUser, code: string, ip: string): Promise<SecondFactorResult> {
-    const account = `second-factor:${user.id}`;
     if (!user.totp_enabled_at || !user.active) return 'invalid';
-    if (await this.throttle.blocked(account, ip)) return 'throttled';
-    if (await this.totp.verify(user, code)) {
-      await this.throttle.succeed(account);
-      return { amr: ['otp'] };
-    }
-    if (await this.totp.useRecoveryCode(user, code)) {
-      await this.throttle.succeed(account);
-      return { amr: [] };
-    }
-    await this.throttle.fail(account, ip);
-    return 'invalid';
+    // Reserved before the code is checked, as for passwords: a burst cannot try more codes than the limit.
+    return this.throttle.attempt(`second-factor:${user.id}`, ip, async () => {
+      if (await this.totp.verify(user, code)) return { amr: ['otp'] };
+      if (await this.totp.useRecoveryCode(user, code)) return { amr: [] };
+      return null;
+    });
   }
 }
