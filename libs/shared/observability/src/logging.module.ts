@@ -72,14 +72,31 @@ export function writeAccessLog(logger: PinoInstance, req: IncomingMessage & { id
   logger.info(line, res.writableEnded ? 'request completed' : 'request aborted');
 }
 
-/** Query parameters that carry credentials when a client puts them in a URL (RFC 6750 §2.3 allows `access_token`). */
-const CREDENTIAL_PARAMETERS = /^(?:access_token|refresh_token|id_token|token|client_secret|client_assertion|code|code_verifier|password|secret|api_key|apikey|key|signature|sig)$/i;
+/**
+ * Query parameters that carry credentials when a client puts them in a URL (RFC 6750 §2.3 allows
+ * `access_token`), or when a server sends one back in a redirect: an authorization code, or a
+ * pushed request's `request_uri` (RFC 9126), which continues an authorization for whoever holds it.
+ */
+const CREDENTIAL_PARAMETERS = /^(?:access_token|refresh_token|id_token|token|client_secret|client_assertion|code|code_verifier|password|secret|api_key|apikey|key|signature|sig|request_uri)$/i;
+
+/** How deep a URL carried in a parameter (a sign-in page's `return_to`) is looked into. */
+const NESTED_URL_DEPTH = 2;
+
+const decoded = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * The URL as the access log shows it: the values of credential-bearing query parameters replaced,
- * so a token a client put in the query string never lands in the logs.
+ * so a token a client put in the query string never lands in the logs. A parameter whose value is
+ * itself a URL with a query (a sign-in page's `return_to=/oauth/authorize?…request_uri=…`) is
+ * censored the same way inside, then encoded again.
  */
-export function loggedUrl(url: string): string {
+export function loggedUrl(url: string, depth = NESTED_URL_DEPTH): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url
@@ -87,17 +104,28 @@ export function loggedUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape is logged as sent; the name still decides.
-      }
-      return eq >= 0 && CREDENTIAL_PARAMETERS.test(decoded.trim()) ? `${name}=[redacted]` : pair;
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      // A malformed escape in the name is judged as sent.
+      if (CREDENTIAL_PARAMETERS.test((decoded(name) ?? name).trim())) return `${name}=[redacted]`;
+      const value = depth > 0 ? decoded(pair.slice(eq + 1)) : undefined;
+      if (value === undefined || !value.includes('?')) return pair;
+      const inner = loggedUrl(value, depth - 1);
+      return inner === value ? pair : `${name}=${encodeURIComponent(inner)}`;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;
+}
+
+/**
+ * The response as the access log shows it (pino's standard fields): a `Location` header is a URL
+ * like any request's, and carries the authorization code (or a pushed request's request_uri)
+ * iam sends the browser on with, so it is censored as request URLs are.
+ */
+export function loggedResponse(res: { statusCode: number | null; headers: Record<string, unknown> }): { statusCode: number | null; headers: Record<string, unknown> } {
+  const location = res.headers?.['location'];
+  if (typeof location !== 'string') return res;
+  return { statusCode: res.statusCode, headers: { ...res.headers, location: loggedUrl(location) } };
 }
 
 /** The HTTP logger's settings: JSON to stdout with request id, principal fields and secret redaction. */
@@ -113,6 +141,7 @@ export function pinoHttpOptions(service: string, level: string, pretty: boolean)
     customProps: accessLogProps,
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
+      res: loggedResponse,
     },
     transport: pretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
   };

@@ -1,8 +1,10 @@
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
+import { once } from 'node:events';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { loggedUrl, REDACT_PATHS, requestIdFor } from './logging.module';
+import pinoHttp from 'pino-http';
+import { loggedUrl, pinoHttpOptions, REDACT_PATHS, requestIdFor } from './logging.module';
 import { ProblemDetailsFilter, toProblem } from './problem-details.filter';
 import { DomainError, ValidationFailedError } from './domain-error';
 import { ArgumentsHost, HttpException } from '@nestjs/common';
@@ -43,6 +45,49 @@ describe('logged URLs', () => {
     expect(loggedUrl('/cb?code=abc&state=s&Client_Secret=c&%6Bey=k&q=a+b')).toBe('/cb?code=[redacted]&state=s&Client_Secret=[redacted]&%6Bey=[redacted]&q=a+b');
     expect(loggedUrl('/x?token&%zz=1&tokens=2')).toBe('/x?token&%zz=1&tokens=2');
     expect(loggedUrl('/plain/path')).toBe('/plain/path');
+  });
+
+  it('censors a pushed request_uri, also inside a URL carried in another parameter (a sign-in page return_to)', () => {
+    expect(loggedUrl('/oauth/authorize?client_id=app&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Aabc')).toBe('/oauth/authorize?client_id=app&request_uri=[redacted]');
+    const returnTo = `/oauth/authorize?${new URLSearchParams({ client_id: 'app', request_uri: 'urn:ietf:params:oauth:request_uri:abc' })}`;
+    const logged = loggedUrl(`/login?return_to=${encodeURIComponent(returnTo)}&x=1`);
+    expect(logged).not.toContain('abc');
+    expect(decodeURIComponent(logged)).toBe('/login?return_to=/oauth/authorize?client_id=app&request_uri=[redacted]&x=1');
+    // Without anything to censor inside, the value is logged exactly as sent.
+    expect(loggedUrl('/login?return_to=%2Foauth%2Fauthorize%3Fclient_id%3Dapp&q=what%3F')).toBe('/login?return_to=%2Foauth%2Fauthorize%3Fclient_id%3Dapp&q=what%3F');
+  });
+});
+
+describe('the access log line of a redirect', () => {
+  it('censors the credentials in the response Location as in the request URL (a code sent back to the client)', async () => {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        chunks.push(chunk.toString());
+        cb();
+      },
+    });
+    const middleware = pinoHttp(pinoHttpOptions('svc', 'info', false), stream);
+    const server = createServer((req, res) =>
+      middleware(req, res, () => {
+        res.setHeader('set-cookie', 'sid=secret-session');
+        res.writeHead(302, { location: 'https://client.example/cb?code=the-code&state=s&iss=https%3A%2F%2Fiam' }).end();
+      }),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/authorize?client_id=app`, { redirect: 'manual' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const line = JSON.parse(chunks.join('').trim().split('\n')[0]) as { res: { statusCode: number; headers: Record<string, string> } };
+    expect(line.res.statusCode).toBe(302);
+    expect(line.res.headers['location']).toBe('https://client.example/cb?code=[redacted]&state=s&iss=https%3A%2F%2Fiam');
+    expect(JSON.stringify(line)).not.toContain('the-code');
+    expect(JSON.stringify(line)).not.toContain('secret-session');
   });
 });
 
