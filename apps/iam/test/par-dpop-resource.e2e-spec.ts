@@ -171,6 +171,38 @@ describe('iam: resource indicators (RFC 8707), PAR (RFC 9126), DPoP (RFC 9449)',
     expect(refused.searchParams.get('state')).toBe(params.state);
   });
 
+  it.each([
+    ['prompt=login', { prompt: 'login' }],
+    ['max_age', { max_age: '60' }],
+  ])('sends a pushed request with %s to sign in again, and its continuation takes no older session', async (_name, ask) => {
+    const browser = new HttpBrowser(iam.url);
+    await callbackOf(oidc.buildAuthorizationUrl(spa, { redirect_uri: REDIRECT, scope: 'openid', ...(await pkce()).params }), browser);
+    const clock = iam.app.get(Clock);
+    clock.advance(120_000);
+    try {
+      const { verifier, params } = await pkce();
+      const url = await oidc.buildAuthorizationUrlWithPAR(spa, { redirect_uri: REDIRECT, scope: 'openid', ...ask, ...params });
+      const pushedAt = Math.floor(clock.now().getTime() / 1000);
+      const toLogin = await browser.request(url.pathname + url.search);
+      const returnTo = new URL(toLogin.headers.get('location')!, iam.url).searchParams.get('return_to')!;
+      expect(returnTo).toMatch(/^\/oauth\/authorize\?client_id=spa-resources&request_uri=/);
+      // Whoever holds the session from before the push (here: the same cookie) opens the continued
+      // request: it still asks for a sign-in rather than issuing a code.
+      const held = await fetch(`${iam.url}${returnTo}`, { redirect: 'manual', headers: { cookie: browser.cookieHeader } });
+      expect(held.status).toBe(302);
+      const again = held.headers.get('location')!;
+      expect(again).toMatch(/^\/login\?return_to=/);
+      // A sign-in now gets the code, carrying the new sign-in's time.
+      const page = await (await browser.follow(held)).res.text();
+      const signedIn = await browser.follow(await browser.submit(page, '/login', { email: 'grace@example.test', password: PASSWORD, return_to: returnToOf(page) }));
+      const code = new URL(signedIn.location!).searchParams.get('code')!;
+      const tokens = await json(await post('/oauth/token', { grant_type: 'authorization_code', client_id: 'spa-resources', code, code_verifier: verifier, redirect_uri: REDIRECT }));
+      expect(decodeJwt(tokens['id_token'] as string).auth_time).toBeGreaterThanOrEqual(pushedAt);
+    } finally {
+      clock.advance(-120_000);
+    }
+  });
+
   it('keeps a pushed request through sign-in and the consent page of a third-party client', async () => {
     const config = await oidc.discovery(new URL(iam.issuer), 'third-party-par', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
     const { verifier, params } = await pkce();

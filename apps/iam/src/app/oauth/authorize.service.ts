@@ -130,11 +130,13 @@ export class AuthorizeService {
     if (!client || client.revokedAt) throw new UntrustedRedirectError('unknown or revoked client_id');
     const requestUri = str(query, 'request_uri');
     let q = query;
+    let signedInAfter: number | undefined;
     if (requestUri !== undefined) {
       // RFC 9126 §4: only the pushed parameters count; the request_uri is spent whatever follows.
       const pushed = await this.pushed.consume(client.clientId, requestUri);
       if (!pushed) throw new UntrustedRedirectError('request_uri is unknown, expired or already used', 'invalid_request_uri');
-      q = { ...pushed, client_id: client.clientId };
+      q = { ...pushed.params, client_id: client.clientId };
+      signedInAfter = pushed.signedInAfter;
     }
     const redirectUri = this.trustedRedirect(client, str(q, 'redirect_uri'));
     const state = str(q, 'state');
@@ -161,15 +163,19 @@ export class AuthorizeService {
 
     const prompts = (str(q, 'prompt') ?? '').split(' ').filter(Boolean);
     const now = this.clock.nowSec();
-    const stale = session && maxAge !== undefined && now - session.authTime > maxAge;
+    const stale =
+      session && ((maxAge !== undefined && now - session.authTime > maxAge) || (signedInAfter !== undefined && session.authTime < signedInAfter));
     // Once the user signed in, the same request must not ask again (or it would loop): prompt and
     // max_age are dropped from where the login pages send the browser back. A pushed request was
     // spent above, so it continues under a new single-use request_uri that lives as long as an
-    // interaction may take.
-    const resume = async (): Promise<string> => {
+    // interaction may take. Its URL is not the client's to keep secret, so what prompt and max_age
+    // asked for goes on with it as the time a sign-in must not predate: now, when the user is sent
+    // to sign in; what it was, otherwise. (A request that is not pushed can be made afresh by
+    // anyone, without prompt or max_age, so its URL needs no such floor.)
+    const resume = async (floor = signedInAfter): Promise<string> => {
       if (requestUri !== undefined) {
         const rest: Query = { ...q, prompt: undefined, max_age: undefined, client_id: undefined };
-        const next = await this.pushed.push(client.clientId, rest, this.config.get('OAUTH_PAR_INTERACTION_TTL_SEC'));
+        const next = await this.pushed.push(client.clientId, rest, this.config.get('OAUTH_PAR_INTERACTION_TTL_SEC'), floor);
         return `/oauth/authorize?${new URLSearchParams({ client_id: client.clientId, request_uri: next }).toString()}`;
       }
       const url = new URL(originalUrl, this.issuer);
@@ -178,7 +184,7 @@ export class AuthorizeService {
     };
     if (!session || stale || prompts.includes('login')) {
       if (prompts.includes('none')) return fail('login_required', 'the user must sign in');
-      return { kind: 'login', returnTo: await resume() };
+      return { kind: 'login', returnTo: await resume(now) };
     }
     if (required && AAL_RANK[session.acr] < AAL_RANK[required]) {
       if (prompts.includes('none')) return fail('interaction_required', `the session is below ${required}`);
