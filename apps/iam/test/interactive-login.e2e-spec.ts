@@ -139,6 +139,34 @@ describe('iam interactive login over HTTP: throttling, generic errors, CSRF, ses
     expect(await throttle.attempt('lou@example.test', '203.0.113.7', async () => ({ ok: true }))).toBe('throttled');
   });
 
+  it('carries a long authorization request through sign-in, and refuses an over-long return_to visibly', async () => {
+    // A request of about 4 KB (a long state) comes back with its code after the sign-in.
+    const state = 's'.repeat(4000);
+    const signedIn = await authorizeWithPassword(new HttpBrowser(iam.url), await authorizeUrl({ state }), 'erin@example.test', PASSWORD);
+    expect(signedIn.location).toBeDefined();
+    const back = new URL(signedIn.location!);
+    expect(back.searchParams.get('code')).toBeTruthy();
+    expect(back.searchParams.get('state')).toBe(state);
+
+    // Past the limit (8 KiB) the page says so, in the link and in the form alike, rather than
+    // sending the user to their account page once signed in.
+    const overLong = `/oauth/authorize?client_id=app&state=${'s'.repeat(8200)}`;
+    const page = await fetch(`${iam.url}/login?return_to=${encodeURIComponent(overLong)}`);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('This sign-in request is too long');
+    const browser = new HttpBrowser(iam.url);
+    const { page: form } = await loginPage(browser);
+    const posted = await browser.submit(form, '/login', { email: 'erin@example.test', password: PASSWORD, return_to: overLong });
+    expect(posted.status).toBe(400);
+    expect(posted.headers.get('set-cookie') ?? '').not.toContain('iam_session=');
+
+    // The authorize endpoint sends such a request back to the client instead of to the sign-in page.
+    const tooLong = await fetch(`${iam.url}${await authorizeUrl({ state: 's'.repeat(8200) })}`, { redirect: 'manual' });
+    const refused = new URL(tooLong.headers.get('location')!);
+    expect(refused.origin + refused.pathname).toBe(REDIRECT);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+  });
+
   it('refuses a form without the CSRF token', async () => {
     const browser = new HttpBrowser(iam.url);
     const { returnTo } = await loginPage(browser);

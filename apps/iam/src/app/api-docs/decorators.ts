@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiProduces, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { RETURN_TO_MAX_LENGTH } from '../login/return-to';
 import { MessageBody, OAuthErrorBody, ProblemBody } from './error-bodies';
 
 /** The metadata key @nestjs/swagger reads an operation's security requirements from. */
@@ -45,8 +46,8 @@ export const ApiFormBody = (type: new () => unknown, required = true) =>
 
 /** The sign-in pages' `return_to` query parameter. */
 export const ApiReturnTo = (
-  description = 'Where to go after signing in: only `/oauth/authorize?…` or `/login/account` are followed, anything else goes to the account page',
-) => ApiQuery({ name: 'return_to', required: false, description, schema: { type: 'string', maxLength: 2048 } });
+  description = `Where to go after signing in: only \`/oauth/authorize?…\` or \`/login/account\` are followed, anything else goes to the account page; one over ${RETURN_TO_MAX_LENGTH} characters is refused with a 400 page`,
+) => ApiQuery({ name: 'return_to', required: false, description, schema: { type: 'string', maxLength: RETURN_TO_MAX_LENGTH } });
 
 /** The page script's CSRF header on the passkey calls. */
 export const ApiCsrfHeader = () => ApiHeader({ name: 'x-csrf-token', required: true, schema: { type: 'string' } });

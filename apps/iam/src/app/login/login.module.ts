@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { PasswordHasher } from '@platform/crypto';
 import { ClientsModule } from '../clients/clients.module';
 import { ConsentController } from '../consent/consent.controller';
@@ -15,6 +15,7 @@ import { PasskeysRepository } from './passkeys/passkeys.repository';
 import { PasskeysService } from './passkeys/passkeys.service';
 import { PasswordLoginService } from './password-login.service';
 import { PendingLoginStore } from './pending-login';
+import { ReturnToLimit } from './return-to-limit';
 import { SecondFactorService } from './second-factor.service';
 import { PasswordLoginGuard } from './strategies/password-login.guard';
 import { PasswordStrategy } from './strategies/password.strategy';
@@ -45,4 +46,9 @@ import { TotpService } from './totp.service';
     TotpService,
   ],
 })
-export class LoginModule {}
+export class LoginModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Every route under /login (sign-in, second factor, step-up, consent, passkeys, social, account).
+    consumer.apply(ReturnToLimit).forRoutes({ path: 'login{/*path}', method: RequestMethod.ALL });
+  }
+}

@@ -13,6 +13,7 @@ import { grantScopes } from './scopes';
 import { AuthorizeQuery } from './dto/authorize.query';
 import { IamConfig } from '../../config/iam-config';
 import { FieldErrors, readDto } from '../read-dto';
+import { RETURN_TO_MAX_LENGTH } from '../login/return-to';
 
 type Query = AuthorizationParams;
 
@@ -172,7 +173,7 @@ export class AuthorizeService {
     // asked for goes on with it as the time a sign-in must not predate: now, when the user is sent
     // to sign in; what it was, otherwise. (A request that is not pushed can be made afresh by
     // anyone, without prompt or max_age, so its URL needs no such floor.)
-    const resume = async (floor = signedInAfter): Promise<string> => {
+    const resume = async (floor = signedInAfter): Promise<string | undefined> => {
       if (requestUri !== undefined) {
         const rest: Query = { ...q, prompt: undefined, max_age: undefined, client_id: undefined };
         const next = await this.pushed.push(client.clientId, rest, this.config.get('OAUTH_PAR_INTERACTION_TTL_SEC'), floor);
@@ -180,19 +181,27 @@ export class AuthorizeService {
       }
       const url = new URL(originalUrl, this.issuer);
       for (const k of ['prompt', 'max_age']) url.searchParams.delete(k);
-      return `${url.pathname}?${url.searchParams.toString()}`;
+      const back = `${url.pathname}?${url.searchParams.toString()}`;
+      // The sign-in pages carry a way back up to RETURN_TO_MAX_LENGTH only (and refuse a longer
+      // one): the request goes back to the client, visibly, rather than being lost after the sign-in.
+      return back.length <= RETURN_TO_MAX_LENGTH ? back : undefined;
     };
+    const tooLong = () =>
+      fail('invalid_request', `the authorization request is too long to continue through the sign-in pages (over ${RETURN_TO_MAX_LENGTH} characters); push it to the PAR endpoint`);
     if (!session || stale || prompts.includes('login')) {
       if (prompts.includes('none')) return fail('login_required', 'the user must sign in');
-      return { kind: 'login', returnTo: await resume(now) };
+      const returnTo = await resume(now);
+      return returnTo ? { kind: 'login', returnTo } : tooLong();
     }
     if (required && AAL_RANK[session.acr] < AAL_RANK[required]) {
       if (prompts.includes('none')) return fail('interaction_required', `the session is below ${required}`);
-      return { kind: 'step_up', returnTo: await resume(), required };
+      const returnTo = await resume();
+      return returnTo ? { kind: 'step_up', returnTo, required } : tooLong();
     }
     if (!client.firstParty && (prompts.includes('consent') || !(await this.consents.covers(session.sub, client.clientId, scopes)))) {
       if (prompts.includes('none')) return fail('consent_required', 'the user has not allowed this client');
-      return { kind: 'consent', returnTo: await resume() };
+      const returnTo = await resume();
+      return returnTo ? { kind: 'consent', returnTo } : tooLong();
     }
 
     const code = randomString(32);

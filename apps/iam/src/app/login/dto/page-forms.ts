@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RETURN_TO_MAX_LENGTH } from '../return-to';
 
 /**
  * The sign-in pages' form bodies, read through readDto: a page answers a missing or wrong field
@@ -14,10 +15,7 @@ export class CsrfForm {
   csrf!: string;
 }
 
-/** Where a sign-in page continues; a value that fails its rules falls back like any other the pages do not follow. */
-export const RETURN_TO_MAX_LENGTH = 2048;
-
-/** A form that continues to where the sign-in started. */
+/** A form that continues to where the sign-in started (ReturnToLimit answers an over-long return_to with a 400 page before it is read). */
 export class ReturningForm extends CsrfForm {
   @ApiPropertyOptional({ maxLength: RETURN_TO_MAX_LENGTH, description: 'Where to go next: only `/oauth/authorize?…` or `/login/account` are followed' })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { RETURN_TO_MAX_LENGTH } from '../dto/page-forms';
+import { RETURN_TO_MAX_LENGTH } from '../return-to';
 
 /*
  * The JSON the page's passkey script sends and receives, read through readDto: every refusal
