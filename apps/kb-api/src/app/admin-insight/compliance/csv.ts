@@ -1,20 +1,4 @@
-/** A cell as text: arrays joined with "; ", objects as JSON, nothing as empty. */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (Array.isArray(v))
-    return v
-      .map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)))
-      .join('; ');
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
-
-/** RFC 4180 quoting; a cell a spreadsheet would run as a formula (=, +, -, @ first) is prefixed with '. */
-function csvCell(v: unknown): string {
-  let s = cellText(v);
-  if (/^[=+\-@\t\r]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+import { csvLine } from '../../csv/csv-field';
 
 /** The union of the rows' keys, in first-seen order. */
 export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>): string[] {
@@ -28,7 +12,7 @@ export function toCsv(
   rows: ReadonlyArray<Record<string, unknown>>,
   columns = columnsOf(rows),
 ): string {
-  const lines = [columns.map(csvCell).join(',')];
-  for (const r of rows) lines.push(columns.map((c) => csvCell(r[c])).join(','));
-  return lines.join('\r\n') + '\r\n';
+  let body = csvLine(columns);
+  for (const r of rows) body += csvLine(columns.map((c) => r[c]));
+  return body;
 }

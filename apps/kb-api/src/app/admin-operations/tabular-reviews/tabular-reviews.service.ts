@@ -4,7 +4,7 @@ import type { KbPrincipal } from '../../auth/kb-principal';
 import { extractiveAnswer } from '../../chat/extractive-answer';
 import { KbMessage, KbValidationError } from '../../errors/kb-errors';
 import { RetrievalService } from '../../retrieval/retrieval.service';
-import { csvLine } from './review-csv';
+import { csvLine } from '../../csv/csv-field';
 import { CellRow, Citation, ReviewRow, TabularReviewsRepository } from './tabular-reviews.repository';
 import { CreateTabularReviewDto, MAX_REVIEW_DOCUMENTS } from './tabular-reviews.dto';
 import { snippetOf } from '../../retrieval/snippet';
