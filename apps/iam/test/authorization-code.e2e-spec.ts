@@ -249,6 +249,20 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       expect(await body(newer)).toMatchObject({ error: 'invalid_grant' });
     });
 
+    it('revokes the access token issued with a refresh token when that refresh token rotates, and only then', async () => {
+      const t0 = await freshTokens();
+      // A refused refresh spends nothing, the access token included.
+      const widened = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string, scope: 'openid evidence:review' });
+      expect(widened.status).toBe(400);
+      expect((await introspect(t0['access_token'] as string))['active']).toBe(true);
+      const t1 = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string }));
+      expect((await introspect(t0['access_token'] as string))['active']).toBe(false);
+      expect((await introspect(t1['access_token'] as string))['active']).toBe(true);
+      const t2 = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t1['refresh_token'] as string }));
+      expect((await introspect(t1['access_token'] as string))['active']).toBe(false);
+      expect((await introspect(t2['access_token'] as string))['active']).toBe(true);
+    });
+
     it('lets exactly one of two concurrent exchanges of one token win', async () => {
       const t0 = await freshTokens();
       const form = { grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string };

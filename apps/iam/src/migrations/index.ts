@@ -4,6 +4,7 @@ import { ClientSecretLifecycle1763820000000 } from './1763820000000-client-secre
 import { InteractiveLogin1763830000000 } from './1763830000000-interactive-login';
 import { ResourceIndicatorsParDpop1764200000000 } from './1764200000000-resource-indicators-par-dpop';
 import { UnregisteredClients1764210000000 } from './1764210000000-unregistered-clients';
+import { RefreshAccessTokenJti1764220000000 } from './1764220000000-refresh-access-token-jti';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   InteractiveLogin1763830000000,
   ResourceIndicatorsParDpop1764200000000,
   UnregisteredClients1764210000000,
+  RefreshAccessTokenJti1764220000000,
 ];

@@ -32,6 +32,8 @@ export interface RefreshTokenRow {
   grant_revoked_at: Date | null;
   /** RFC 9449 §5: a public client's refresh token works only with a proof of this key. */
   dpop_jkt: string | null;
+  /** The access token issued with it, revoked when it rotates (null for tokens from before this was kept). */
+  access_token_jti: string | null;
 }
 
 /** 'foreign': it exists but belongs to another client (left untouched). */
@@ -44,7 +46,7 @@ export type ConsumeResult<T> =
 /** 'wrong_key': a bound refresh token presented without its key's proof (left untouched, so a thief cannot spend it). */
 export type RotateResult = ConsumeResult<RefreshTokenRow> | { status: 'wrong_key' };
 
-const REFRESH_COLUMNS = 't.id, t.grant_id, t.client_id, t.payload_encrypted, t.expires_at, t.rotated_at, g.revoked_at AS grant_revoked_at, t.dpop_jkt';
+const REFRESH_COLUMNS = 't.id, t.grant_id, t.client_id, t.payload_encrypted, t.expires_at, t.rotated_at, g.revoked_at AS grant_revoked_at, t.dpop_jkt, t.access_token_jti';
 
 /**
  * Codes, refresh tokens and the grants they belong to. Single use is a conditional UPDATE, so of
@@ -94,11 +96,19 @@ export class GrantsRepository {
     return row ?? null;
   }
 
-  async insertRefreshToken(r: { tokenHash: string; grantId: string; clientId: string; payloadEncrypted: string; expiresAt: Date; dpopJkt?: string }): Promise<string> {
+  async insertRefreshToken(r: {
+    tokenHash: string;
+    grantId: string;
+    clientId: string;
+    payloadEncrypted: string;
+    expiresAt: Date;
+    dpopJkt?: string;
+    accessTokenJti: string;
+  }): Promise<string> {
     const [row] = await this.dataSource.query(
-      `INSERT INTO oauth_refresh_tokens (token_hash, grant_id, client_id, payload_encrypted, expires_at, dpop_jkt)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [r.tokenHash, r.grantId, r.clientId, r.payloadEncrypted, r.expiresAt, r.dpopJkt ?? null],
+      `INSERT INTO oauth_refresh_tokens (token_hash, grant_id, client_id, payload_encrypted, expires_at, dpop_jkt, access_token_jti)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [r.tokenHash, r.grantId, r.clientId, r.payloadEncrypted, r.expiresAt, r.dpopJkt ?? null, r.accessTokenJti],
     );
     return row.id;
   }

@@ -69,8 +69,13 @@ export class LocalTokenVerifier {
 
   /** Remembers a revoked access token until it would have expired anyway. */
   async revokeAccessToken(claims: AccessClaims): Promise<void> {
-    const ttl = Math.max(1, (claims.exp ?? 0) - this.clock.nowSec() + 60);
-    await this.redis.set(this.revokedKey(claims.jti!), '1', 'EX', ttl);
+    await this.revokeJti(claims.jti!, claims.exp ?? 0);
+  }
+
+  /** Revokes the access token `jti` that expires (at the latest) at `exp`, epoch seconds. */
+  async revokeJti(jti: string, exp: number): Promise<void> {
+    const ttl = Math.max(1, exp - this.clock.nowSec() + 60);
+    await this.redis.set(this.revokedKey(jti), '1', 'EX', ttl);
   }
 
   private revokedKey(jti: string): string {

@@ -9,6 +9,7 @@ import { GrantsRepository, RefreshTokenRow } from '../grants/grants.repository';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { IamUser, UsersRepository } from '../users/users.repository';
 import { emailClaims } from './email-claims';
+import { LocalTokenVerifier } from './local-token-verifier.service';
 import { OAuthError } from './oauth-error';
 import { ResourceIndicators } from './resource-indicators';
 import { TokenIssuer } from './token-issuer.service';
@@ -79,6 +80,7 @@ export class UserTokensService {
     private readonly clock: Clock,
     private readonly config: IamConfig,
     private readonly resourceIndicators: ResourceIndicators,
+    private readonly revocations: LocalTokenVerifier,
   ) {}
 
   async exchangeCode(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
@@ -170,7 +172,12 @@ export class UserTokensService {
     const { payload, user, scopes, resources } = checked;
     // The family keeps its end; a token from before it had one starts the count now.
     const family: RefreshPayload = { ...payload, familyExpiresAt: payload.familyExpiresAt ?? this.clock.nowSec() + this.config.get('IAM_REFRESH_FAMILY_TTL_SEC') };
-    return this.issue(client, row.grant_id, user, family, { scopes, resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+    const issued = await this.issue(client, row.grant_id, user, family, { scopes, resources, proof: ctx.proof, boundTo: row.dpop_jkt ?? undefined });
+    // The access token issued with the spent refresh token ends with it: the client holds the new
+    // one, and a copy of the old one taken along the way stops working at iam at once. It was
+    // issued no earlier than the refresh token, so it expires within a TTL from now.
+    if (row.access_token_jti) await this.revocations.revokeJti(row.access_token_jti, this.clock.nowSec() + this.config.get('IAM_ACCESS_TOKEN_TTL_SEC'));
+    return issued;
   }
 
   /** What a live refresh token allows this request, or the error that refuses it (nothing is spent yet). */
@@ -250,6 +257,7 @@ export class UserTokensService {
         payloadEncrypted: this.cipher.encrypt(JSON.stringify(p), `refresh:${grantId}`),
         expiresAt: new Date(expiresSec * 1000),
         dpopJkt: binding.boundTo ?? (client.isConfidential ? undefined : binding.proof?.jkt),
+        accessTokenJti: at.jti,
       });
       response.refresh_token = refresh;
     }
