@@ -160,3 +160,23 @@ export function neutralizeMarkdownInFull(text: string, options: MarkdownOptions)
     .join('');
   return { text: result, neutralized };
 }
+
+/** Whitespace runs, line and paragraph separators, and C0/C1 control characters. */
+// eslint-disable-next-line no-control-regex
+const BREAKS = /[\s\u0000-\u001f\u007f-\u009f]+/gu;
+/** Characters that start inline markup (code, emphasis, links, wikilinks, HTML, entities, tables, headings) anywhere. */
+const INLINE_MARKUP = /[\\`*_~[\]<>&|#]/g;
+/** A block marker at the start of a line: list bullets, an ordered-list number, a setext underline. */
+const BLOCK_START = /^([-+=]|\d{1,9}[.)])/;
+
+/**
+ * Untrusted text (a title, a heading, a path) made safe to put into generated markdown as one
+ * literal run: line breaks and controls fold into single spaces (it cannot start a new line or
+ * section), and every markdown- or HTML-significant character is backslash-escaped (a renderer
+ * shows it as typed: no link, image, raw tag, entity, emphasis, list or heading can come of it).
+ * Unlike `neutralizeMarkdown`, which keeps safe formatting in model output, nothing here is markup.
+ */
+export function markdownLiteral(text: string): string {
+  const line = text.replace(BREAKS, ' ').trim().replace(INLINE_MARKUP, '\\$&');
+  return line.replace(BLOCK_START, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`);
+}

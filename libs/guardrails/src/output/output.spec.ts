@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from '../settings/defaults';
 import { handleHtml } from './html';
-import { neutralizeMarkdown, neutralizeMarkdownInFull } from './markdown';
+import { markdownLiteral, neutralizeMarkdown, neutralizeMarkdownInFull } from './markdown';
 import { addOutputCounts, emptyOutputCounts, totalOf } from './output-counts';
 import { handleModelOutput, handleOutputFields, OutputSettings, outputSettingsOf, sanitizeOutputText } from './output-handler';
 import { validateStructuredOutput } from './structured-output';
@@ -76,6 +76,17 @@ describe('markdown neutralization of text without [, ] or <', () => {
     }
     // One of them present, and the full pass runs: the link goes.
     expect(md('see [x](https://evil.example/)')).toEqual({ text: 'see x', neutralized: 1 });
+  });
+});
+
+describe('markdownLiteral', () => {
+  it('folds breaks and controls to one line and escapes everything that could open markup', () => {
+    expect(markdownLiteral(' a\r\n\n## b\u2028c\u0085d\u0000e\t ')).toBe('a \\#\\# b c d e');
+    expect(markdownLiteral('[x](javascript:alert(1)) ![i](https://evil.example/p.png) [[slug]]')).toBe('\\[x\\](javascript:alert(1)) !\\[i\\](https://evil.example/p.png) \\[\\[slug\\]\\]');
+    expect(markdownLiteral('<img src=x onerror=alert(1)> &amp; `c` *e* _u_ ~s~ a|b \\')).toBe('\\<img src=x onerror=alert(1)\\> \\&amp; \\`c\\` \\*e\\* \\_u\\_ \\~s\\~ a\\|b \\\\');
+    expect(['- x', '+ x', '=== x', '12. x', '3) x', '> x', 'a - b', 'v1.2'].map(markdownLiteral)).toEqual(['\\- x', '\\+ x', '\\=== x', '12\\. x', '3\\) x', '\\> x', 'a - b', 'v1.2']);
+    // Plain titles stay as they are.
+    expect(markdownLiteral('Key rotation (2026): policy, notes!')).toBe('Key rotation (2026): policy, notes!');
   });
 });
 

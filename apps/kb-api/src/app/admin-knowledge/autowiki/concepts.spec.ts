@@ -41,4 +41,29 @@ describe('relatedConcepts and renderConceptPage', () => {
     expect(page).toContain('evidence Policy, rank 90; 1 mention)');
     expect(page).toContain('## Related concepts\n\n- b (2 shared documents)');
   });
+
+  it('puts every label in as one literal line: no forged section, link, image or HTML', () => {
+    const doc = (over: Partial<Parameters<typeof renderConceptPage>[1][number]>) => ({ id: 1, slug: 'a', title: 'A', project_key: 'p', source_path: 'a.md', occurrences: 1, evidence_rank: 1, evidence_label: null, ...over });
+    const page = renderConceptPage(
+      { label: 'Keys\n\n## Related concepts\n\n- [owned](javascript:alert(1))', kind: 'heading', aliases: ['<b>x</b>'] },
+      [
+        doc({ title: 'T <img src=x onerror=alert(1)>\r\n# Injected', source_path: 'dir/[[evil]].md', evidence_label: '*Policy*' }),
+        doc({ id: 2, slug: 'b]] [x](javascript:1) [[c', title: '![i](https://evil.test/p.png) &lt;script&gt;' }),
+      ],
+      [{ label: '- 1. `code` | cell', shared: 2 }],
+    );
+    const lines = page.split('\n');
+    expect(lines.filter((l) => l.startsWith('#'))).toEqual([
+      '# Keys \\#\\# Related concepts - \\[owned\\](javascript:alert(1))',
+      '## Documents',
+      '## Related concepts',
+    ]);
+    expect(page).toContain('Also known as: \\<b\\>x\\</b\\>.');
+    expect(page).toContain('- [[a]] T \\<img src=x onerror=alert(1)\\> \\# Injected (p/dir/\\[\\[evil\\]\\].md; evidence \\*Policy\\*, rank 1; 1 mention)');
+    expect(page).toContain('- b\\]\\] \\[x\\](javascript:1) \\[\\[c !\\[i\\](https://evil.test/p.png) \\&lt;script\\&gt; (');
+    expect(page).toContain('- \\- 1. \\`code\\` \\| cell (2 shared documents)');
+    // Nothing unescaped is left that could open markup.
+    for (const l of lines) expect(l.replace(/\\./g, '').replace(/^#{1,2} |^- |\[\[[a-z0-9-]+\]\]/g, '')).not.toMatch(/[[\]<>&`*|#]/);
+  });
 });
+

@@ -1,3 +1,5 @@
+import { markdownLiteral } from '@platform/guardrails';
+
 /** A concept the build found: a shared section heading or a frequent key term, with the documents using it. */
 export interface ConceptCandidate {
   key: string;
@@ -55,24 +57,32 @@ export interface PageDocument {
   evidence_label: string | null;
 }
 
-/** The generated concept page: its documents strongest evidence first, then the related concepts. */
+/** A `[[slug]]` link when the slug is one ingest derives, else the slug as literal text. */
+const wikilink = (slug: string) => (/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) ? `[[${slug}]]` : markdownLiteral(slug));
+
+/**
+ * The generated concept page: its documents strongest evidence first, then the related concepts.
+ * Every label comes from ingested content (titles, headings, paths) or an admin, so each is put in
+ * as one literal line of text: no label can add a line, a section, a link, an image or HTML.
+ */
 export function renderConceptPage(
   concept: { label: string; kind: 'heading' | 'term'; aliases: string[] },
   documents: PageDocument[],
   related: Array<{ label: string; shared: number }>,
 ): string {
+  const text = markdownLiteral;
   const origin = concept.kind === 'heading' ? 'a section heading shared by' : 'a key term used in';
-  const lines = [`# ${concept.label}`, '', `${capitalize(origin)} ${documents.length} document${documents.length === 1 ? '' : 's'}.`];
-  if (concept.aliases.length) lines.push('', `Also known as: ${concept.aliases.join(', ')}.`);
+  const lines = [`# ${text(concept.label)}`, '', `${capitalize(origin)} ${documents.length} document${documents.length === 1 ? '' : 's'}.`];
+  if (concept.aliases.length) lines.push('', `Also known as: ${concept.aliases.map(text).join(', ')}.`);
   lines.push('', '## Documents', '');
   const ordered = [...documents].sort((a, b) => b.evidence_rank - a.evidence_rank || b.occurrences - a.occurrences || a.id - b.id);
   for (const d of ordered) {
-    const tier = d.evidence_label ? `${d.evidence_label}, rank ${d.evidence_rank}` : `rank ${d.evidence_rank}`;
-    lines.push(`- [[${d.slug}]] ${d.title} (${d.project_key}/${d.source_path}; evidence ${tier}; ${d.occurrences} mention${d.occurrences === 1 ? '' : 's'})`);
+    const tier = d.evidence_label ? `${text(d.evidence_label)}, rank ${d.evidence_rank}` : `rank ${d.evidence_rank}`;
+    lines.push(`- ${wikilink(d.slug)} ${text(d.title)} (${text(`${d.project_key}/${d.source_path}`)}; evidence ${tier}; ${d.occurrences} mention${d.occurrences === 1 ? '' : 's'})`);
   }
   if (related.length) {
     lines.push('', '## Related concepts', '');
-    for (const r of related) lines.push(`- ${r.label} (${r.shared} shared document${r.shared === 1 ? '' : 's'})`);
+    for (const r of related) lines.push(`- ${text(r.label)} (${r.shared} shared document${r.shared === 1 ? '' : 's'})`);
   }
   return `${lines.join('\n')}\n`;
 }
