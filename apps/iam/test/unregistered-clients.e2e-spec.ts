@@ -82,6 +82,7 @@ describe('iam: clients that were never registered', () => {
       const send = (body: unknown, headers: Record<string, string> = {}) => res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
       if (path === '/clients/good') send(document(path), { 'cache-control': 'public, max-age=60' });
       else if (path === '/clients/pkce') send(document(path));
+      else if (path === '/clients/pages') send(document(path, { client_name: 'Pages Client' }));
       else if (path === '/clients/redirects') res.writeHead(302, { location: '/clients/good' }).end();
       else if (path === '/clients/large') send(document(path, { padding: 'x'.repeat(6000) }));
       else if (path === '/clients/slow') setTimeout(() => send(document(path)), 2000).unref();
@@ -178,6 +179,32 @@ describe('iam: clients that were never registered', () => {
       await expect(documents.fetch('http://app.example/client')).rejects.toThrow(/must use https/);
       const res = await fetch(new URL(authorizeUrl('https://10.0.0.7/clients/app', pkce().challenge), iam.url), { redirect: 'manual' });
       expect(res.status).toBe(400);
+    });
+  });
+
+  describe('pages anyone can open', () => {
+    it('never fetch a document: the sign-in and consent pages name only a client already known', async () => {
+      const clientId = `${base}/clients/pages`;
+      const { challenge } = pkce();
+      const request = authorizeUrl(clientId, challenge);
+      const signIn = await fetch(`${iam.url}/login?return_to=${encodeURIComponent(request)}`);
+      expect(signIn.status).toBe(200);
+      const page = await signIn.text();
+      expect(page).toContain('to continue to the application');
+      expect(page).not.toContain('Pages Client');
+      const consent = await fetch(`${iam.url}/login/consent?return_to=${encodeURIComponent(request)}`);
+      expect(consent.status).toBe(400);
+      const browser = new HttpBrowser(iam.url);
+      const form = await (await browser.request('/login')).text();
+      expect((await browser.submit(form, '/login/consent', { return_to: request, decision: 'deny' })).status).toBe(400);
+      expect(fetches.get('/clients/pages')).toBeUndefined();
+
+      // The authorize endpoint resolves it (one fetch); the sign-in page then names it from its row.
+      const toLogin = await fetch(`${iam.url}${request}`, { redirect: 'manual' });
+      expect(toLogin.headers.get('location')).toMatch(/^\/login\?return_to=/);
+      expect(fetches.get('/clients/pages')).toBe(1);
+      expect(await (await fetch(`${iam.url}${toLogin.headers.get('location')}`)).text()).toContain('to continue to <strong>Pages Client</strong>');
+      expect(fetches.get('/clients/pages')).toBe(1);
     });
   });
 

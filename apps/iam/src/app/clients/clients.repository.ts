@@ -50,6 +50,20 @@ export class ClientsRepository {
   }
 
   /**
+   * A client as already stored, never resolved by fetching a metadata document: for the pages
+   * anyone can open without signing in (the sign-in pages' "continue to", consent), where a
+   * lookup that fetched would let any visitor make iam fetch any URL, as often as they like. The
+   * authorize endpoint resolves the client (fetching if needed) before it sends a browser there,
+   * so a genuine request finds its row. A document's client whose host the policy no longer allows
+   * is none, as it is everywhere else.
+   */
+  async findKnown(clientId: string): Promise<OAuthClient | null> {
+    const stored = await this.findOne('client_id', clientId, this.dataSource);
+    if (stored?.registrationType === 'metadata_document' && this.documents.policy.documentUrlRefusal(clientId)) return null;
+    return stored;
+  }
+
+  /**
    * A client_id that is a URL is resolved through its Client ID Metadata Document. The row kept
    * for it is a cache of the document shared by every replica: used until metadata_expires_at,
    * then fetched again. The host policy is applied on every lookup (a host taken off the list

@@ -58,7 +58,9 @@ export class ConsentController {
     // A pushed request (RFC 9126) is read through its request_uri, without spending it.
     const query = await this.authorize.pendingRequest(Object.fromEntries(new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1))));
     if (!query) return undefined;
-    const client = query['client_id'] ? await this.clients.findByClientId(query['client_id']) : null;
+    // Only a client already known (authorize resolved it before sending the browser here): the
+    // page is open to anyone and must never make iam fetch a metadata document.
+    const client = query['client_id'] ? await this.clients.findKnown(query['client_id']) : null;
     if (!client || client.revokedAt) return undefined;
     let scopes: string[];
     try {

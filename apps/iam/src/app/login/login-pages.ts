@@ -26,8 +26,10 @@ export class LoginPages {
   async continuingTo(returnTo: string): Promise<Html> {
     if (!returnTo.startsWith('/oauth/authorize?')) return html``;
     const clientId = new URLSearchParams(returnTo.slice(returnTo.indexOf('?') + 1)).get('client_id');
-    const client = clientId ? await this.clients.findByClientId(clientId) : null;
-    return client ? html`<p class="lead">to continue to <strong>${client.name}</strong></p>` : html``;
+    if (!clientId) return html``;
+    // Only a client already known by name: this page must never make iam fetch a metadata document.
+    const client = await this.clients.findKnown(clientId);
+    return client && !client.revokedAt ? html`<p class="lead">to continue to <strong>${client.name}</strong></p>` : html`<p class="lead">to continue to the application</p>`;
   }
 
   passkeyButton(mode: 'authenticate' | 'register', label: string, returnTo: string, opts: { secondary?: boolean; stepUp?: boolean } = {}): Html {

@@ -243,7 +243,8 @@ export class AuthorizeService {
 
   /** The redirect a user's refusal on the consent page produces; undefined when the request is not trustworthy. */
   async denied(q: Record<string, string | undefined>): Promise<string | undefined> {
-    const client = q['client_id'] ? await this.clients.findByClientId(q['client_id']) : null;
+    // From the consent page: only a client already known, never one fetched on its behalf.
+    const client = q['client_id'] ? await this.clients.findKnown(q['client_id']) : null;
     if (!client || client.revokedAt) return undefined;
     const url = new URL(this.trustedRedirect(client, q['redirect_uri']));
     url.searchParams.set('error', 'access_denied');
