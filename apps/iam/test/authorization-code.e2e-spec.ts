@@ -158,6 +158,60 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
     expect(back.searchParams.get('state')).toBe(params['state']);
   });
 
+  describe('conformance', () => {
+    it('answers a response_mode other than query with invalid_request and a request object with request_not_supported, at the redirect_uri', async () => {
+      const { browser } = await signIn((await authorizeUrl()).url);
+      const errorOf = async (extra: Record<string, string>) => {
+        const back = new URL((await browser.request((await authorizeUrl(extra)).url)).headers.get('location')!);
+        expect(back.origin + back.pathname).toBe(REDIRECT);
+        return back.searchParams.get('error');
+      };
+      expect(await errorOf({ response_mode: 'fragment' })).toBe('invalid_request');
+      expect(await errorOf({ response_mode: 'form_post' })).toBe('invalid_request');
+      expect(await errorOf({ request: 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im9wZW5pZCJ9.' })).toBe('request_not_supported');
+      const query = new URL((await browser.request((await authorizeUrl({ response_mode: 'query' })).url)).headers.get('location')!);
+      expect(query.searchParams.get('code')).toBeTruthy();
+    });
+
+    it('answers prompt=none with login_required when id_token_hint names another user than the session, or is no id_token of ours', async () => {
+      const idTokenOf = async (email: string) => {
+        const a = await authorizeUrl();
+        const r = await authorizeWithPassword(new HttpBrowser(iam.url), a.url, email, PASSWORD);
+        const code = new URL(r.location!).searchParams.get('code')!;
+        const tokens = await body(await tokenRequest({ grant_type: 'authorization_code', client_id: 'spa', code, redirect_uri: REDIRECT, code_verifier: a.verifier }));
+        return { idToken: tokens['id_token'] as string, accessToken: tokens['access_token'] as string };
+      };
+      await iam.app.get(UsersRepository).upsertByEmail('bob@example.test', 'Bob', await new PasswordHasher().hash(PASSWORD));
+      const ada = await idTokenOf('ada@example.test');
+      const bob = await idTokenOf('bob@example.test');
+      const { browser } = await signIn((await authorizeUrl()).url);
+      const answer = async (hint: string, prompt = 'none') =>
+        new URL((await browser.request((await authorizeUrl({ prompt, id_token_hint: hint })).url)).headers.get('location')!).searchParams;
+      expect((await answer(ada.idToken)).get('code')).toBeTruthy();
+      expect((await answer(bob.idToken)).get('error')).toBe('login_required');
+      expect((await answer(ada.accessToken)).get('error')).toBe('login_required');
+      expect((await answer('not-a-token')).get('error')).toBe('login_required');
+      // Without prompt=none the hint decides nothing: the signed-in user answers.
+      expect((await browser.request((await authorizeUrl({ id_token_hint: bob.idToken })).url)).headers.get('location')).toContain('code=');
+    });
+
+    it('sends the code with Cache-Control: no-store and Referrer-Policy: no-referrer; HTML answers are neither framed nor sniffed', async () => {
+      const { browser } = await signIn((await authorizeUrl()).url);
+      const withCode = await browser.request((await authorizeUrl()).url);
+      expect(new URL(withCode.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+      expect(withCode.headers.get('cache-control')).toBe('no-store');
+      expect(withCode.headers.get('referrer-policy')).toBe('no-referrer');
+      const unknownClient = new URL((await authorizeUrl()).url);
+      unknownClient.searchParams.set('client_id', 'nobody');
+      for (const page of [await fetch(`${iam.url}/login`), await fetch(unknownClient)]) {
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(page.headers.get('x-frame-options')).toBe('DENY');
+        expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      }
+    });
+  });
+
   describe('PKCE and redirect_uri', () => {
     it('refuses a public client without PKCE, the plain method and a missing method at the redirect_uri', async () => {
       const cases: Array<Record<string, string>> = [{ code_challenge: '', code_challenge_method: '' }, { code_challenge_method: 'plain' }];

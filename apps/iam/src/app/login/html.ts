@@ -32,6 +32,19 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
  */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+/**
+ * What every HTML answer of iam carries (the sign-in pages and authorize's error page): never
+ * cached, never framed (clickjacking a sign-in or consent button), never sniffed as another type,
+ * and no Referer with a request's URL to wherever a link leads.
+ */
+export const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': CSP,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
 export interface PageOptions {
   title: string;
   body: Html;
@@ -43,7 +56,7 @@ export function sendPage(res: Response, { title, body, status = 200, scripts = [
   res
     .status(status)
     .type('html')
-    .set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' })
+    .set(PAGE_HEADERS)
     .send(
       html`<!doctype html>
 <html lang="en">

@@ -38,6 +38,7 @@ export class LoginController {
   @ApiOperation({ summary: "The sign-in pages' stylesheet" })
   @ApiAsset('text/css', 'CSS')
   @Header('Content-Type', 'text/css; charset=utf-8')
+  @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'public, max-age=300')
   css(): string {
     return LOGIN_CSS;
@@ -48,6 +49,7 @@ export class LoginController {
   @ApiOperation({ summary: "The sign-in pages' passkey script" })
   @ApiAsset('text/javascript', 'JavaScript')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
+  @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'public, max-age=300')
   passkeyScript(): string {
     return PASSKEY_JS;

@@ -3,6 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiHtmlPage, ApiOAuthRateLimited, ApiRedirect, ApiSession } from '../api-docs';
 import { AuthorizeQuery } from './dto/authorize.query';
+import { PAGE_HEADERS } from '../login/html';
 import { CurrentSession, OptionalSession } from '../session/session.guards';
 import type { IamSession } from '../session/session.service';
 import { AuthorizeService, UntrustedRedirectError } from './authorize.service';
@@ -13,7 +14,7 @@ import { OAuthRateLimitGuard } from './rate-limit.guard';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function errorPage(res: Response, status: number, error: string, description: string): void {
-  res.status(status).type('html').set('Cache-Control', 'no-store').send(
+  res.status(status).type('html').set(PAGE_HEADERS).send(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head>` +
       `<body><main><h1>This sign-in request cannot be completed</h1><p>${escapeHtml(description)}</p>` +
       `<p><code>${escapeHtml(error)}</code></p></main></body></html>`,
@@ -58,6 +59,9 @@ export class AuthorizeController {
       const next = encodeURIComponent(outcome.kind === 'redirect' ? '' : outcome.returnTo);
       switch (outcome.kind) {
         case 'redirect':
+          // The URL carries the code (or an error for the client): no cache may keep it, and the
+          // client's page must not pass it on as a Referer (RFC 9700 §4.2.4).
+          res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
           return res.redirect(302, outcome.url);
         case 'login':
           return res.redirect(302, `/login?return_to=${next}`);

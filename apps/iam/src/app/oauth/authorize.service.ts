@@ -7,6 +7,7 @@ import { GrantsRepository } from '../grants/grants.repository';
 import { ConsentsRepository } from '../consent/consents.repository';
 import { AAL_RANK, Aal, IamSession } from '../session/session.service';
 import { OAuthError } from './oauth-error';
+import { IdTokenHints } from './id-token-hints';
 import { AuthorizationParams, PushedRequests } from './pushed-requests';
 import { ResourceIndicators } from './resource-indicators';
 import { grantScopes } from './scopes';
@@ -91,6 +92,7 @@ export class AuthorizeService {
     private readonly consents: ConsentsRepository,
     private readonly pushed: PushedRequests,
     private readonly resourceIndicators: ResourceIndicators,
+    private readonly hints: IdTokenHints,
   ) {}
 
   private get issuer(): string {
@@ -106,7 +108,11 @@ export class AuthorizeService {
     // Read through the DTO once; its refusals are raised where the checks they replace stood, so
     // a request with several faults gets the same error as before.
     const { value: request, errors } = readDto(AuthorizeQuery, q);
+    // OIDC Core §6: request objects are not supported (a pushed request carries its parameters
+    // instead). First: a client using them may send every other parameter inside the object only.
+    if (request.request !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported; push the parameters to the PAR endpoint');
     if (request.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+    refuseInvalid(errors, 'response_mode');
     if (!client.grantTypes.includes('authorization_code')) throw OAuthError.unauthorizedClient('the client may not use the authorization code grant');
     refuseInvalid(errors, 'scope');
     const scopes = grantScopes(request.scope, client.scopes);
@@ -192,6 +198,11 @@ export class AuthorizeService {
       if (prompts.includes('none')) return fail('login_required', 'the user must sign in');
       const returnTo = await resume(now);
       return returnTo ? { kind: 'login', returnTo } : tooLong();
+    }
+    // OIDC Core §3.1.2.1: without asking, only the user the client names may be answered for.
+    const hint = str(q, 'id_token_hint');
+    if (prompts.includes('none') && hint !== undefined && (await this.hints.subject(hint)) !== session.sub) {
+      return fail('login_required', 'the signed-in user is not the one id_token_hint names');
     }
     if (required && AAL_RANK[session.acr] < AAL_RANK[required]) {
       if (prompts.includes('none')) return fail('interaction_required', `the session is below ${required}`);

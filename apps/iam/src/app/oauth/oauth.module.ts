@@ -14,6 +14,7 @@ import { DiscoveryController } from './discovery.controller';
 import { DpopProofs } from './dpop-proofs.service';
 import { LocalTokenVerifier } from './local-token-verifier.service';
 import { ParController } from './par.controller';
+import { IdTokenHints } from './id-token-hints';
 import { PushedRequests } from './pushed-requests';
 import { OAuthRateLimitGuard } from './rate-limit.guard';
 import { ResourceIndicators } from './resource-indicators';
@@ -40,6 +41,7 @@ import { UserTokensService } from './user-tokens.service';
     UsersRepository,
     ConsentsRepository,
     DpopProofs,
+    IdTokenHints,
     PushedRequests,
     ResourceIndicators,
     userinfoAuthenticatorProvider,

@@ -34,6 +34,12 @@ export class AuthorizeQuery {
   @IsString()
   redirect_uri?: string;
 
+  /** Discovery lists `query` alone (response_modes_supported): another mode would be answered where the client does not look. */
+  @ApiPropertyOptional({ enum: ['query'], enumName: 'ResponseMode' })
+  @IsOptional()
+  @Equals('query', { message: 'response_mode must be query, the only one supported' })
+  response_mode?: string;
+
   @ApiPropertyOptional({ description: 'Space-separated scopes' }) @IsOptional() @IsString() scope?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() state?: string;
   @ApiPropertyOptional({ description: 'Copied into the id_token' }) @IsOptional() @IsString() nonce?: string;
@@ -60,6 +66,16 @@ export class AuthorizeQuery {
   @IsInt({ message: 'max_age must be a non-negative integer' })
   @Min(0, { message: 'max_age must be a non-negative integer' })
   max_age?: number;
+
+  @ApiPropertyOptional({ description: 'An id_token this server issued (expired or not); with prompt=none, a session of another user (or a hint that is not such a token) answers login_required' })
+  @IsOptional()
+  @IsString()
+  id_token_hint?: string;
+
+  @ApiPropertyOptional({ description: 'Request objects are not supported (request_object_signing_alg_values_supported is not published): answered `request_not_supported`' })
+  @IsOptional()
+  @IsString()
+  request?: string;
 
   @ApiPropertyOptional({ description: 'Space-separated acceptable levels (`aal1`, `aal2`); the lowest known one is required' })
   @IsOptional()

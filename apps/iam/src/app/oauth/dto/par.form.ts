@@ -18,6 +18,8 @@ export class PushedAuthorizationForm extends ClientAuthenticationForm {
   @ApiPropertyOptional({ enum: ['none', 'login', 'consent'] }) @IsOptional() @IsString() prompt?: string;
   @ApiPropertyOptional({ type: 'integer', minimum: 0 }) @IsOptional() @IsString() max_age?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() acr_values?: string;
+  @ApiPropertyOptional({ enum: ['query'] }) @IsOptional() @IsString() response_mode?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() id_token_hint?: string;
   @ApiPropertyOptional({ pattern: '^[A-Za-z0-9_-]{43}$' }) @IsOptional() @IsString() dpop_jkt?: string;
   @ApiPropertyOptional(RESOURCE_PROPERTY) resource?: string[];
 
