@@ -654,6 +654,19 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
         (await as(admin, 'PATCH', `/api/admin/memberships/${id}`, { project_key: 'runbooks' }))
           .status,
       ).toBe(422);
+      // null is not "keep" nor "default": refused by name, nothing changes.
+      const nulls = await as(admin, 'PATCH', `/api/admin/memberships/${id}`, {
+        role: null,
+        scope: null,
+      });
+      expect([nulls.status, Object.keys(nulls.body.errors).sort()]).toEqual([
+        422,
+        ['role', 'scope'],
+      ]);
+      expect((await as(admin, 'GET', `/api/admin/memberships/${id}`)).body.data).toMatchObject({
+        role: 'viewer',
+        scope: 'read',
+      });
       expect((await as(admin, 'DELETE', `/api/admin/memberships/${id}`)).status).toBe(204);
       expect((await as(admin, 'GET', `/api/admin/memberships/${id}`)).body).toEqual({
         error: 'not_found',

@@ -78,6 +78,13 @@ describe('kb-api admin knowledge: collections, tags, synonyms, analyses', () => 
 
     const updated = await as(admin, 'PATCH', `/api/admin/kb/collections/${id}`, { name: 'Fleet', description: null, criteria: { tags: ['fleet'] } });
     expect(updated.body.data).toMatchObject({ name: 'Fleet', slug: 'fleet-handbook', description: null, criteria: { tags: ['fleet'] } });
+    // Only description takes null (it clears); any other null is refused by name and changes nothing.
+    const nulls = await as(admin, 'PATCH', `/api/admin/kb/collections/${id}`, { name: null, slug: null, criteria: null });
+    expect([nulls.status, Object.keys(nulls.body.errors).sort()]).toEqual([422, ['criteria', 'name', 'slug']]);
+    const noMembers = await as(admin, 'POST', `/api/admin/kb/collections/${id}/documents`, { add: null, remove: null });
+    expect([noMembers.status, Object.keys(noMembers.body.errors).sort()]).toEqual([422, ['add', 'remove']]);
+    expect((await as(admin, 'POST', '/api/admin/kb/collections', { name: 'Nameless slug', slug: null })).status).toBe(422);
+    expect((await as(admin, 'GET', `/api/admin/kb/collections/${id}`)).body.data).toMatchObject({ name: 'Fleet', slug: 'fleet-handbook', criteria: { tags: ['fleet'] }, document_count: 1 });
     const list = await as(admin, 'GET', '/api/admin/kb/collections?search=flee');
     expect(list.body).toMatchObject({ total: 1, data: [{ id, document_count: 1 }] });
     expect((await as(foreignAdmin, 'GET', `/api/admin/kb/collections/${id}`)).status).toBe(404);

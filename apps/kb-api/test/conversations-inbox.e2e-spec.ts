@@ -69,6 +69,11 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
       expect(created.body).toMatchObject({ id: expect.any(Number), title: null, project_key: 'handbook' });
       conversation = created.body as { id: number };
       const older = (await as('alice', 'POST', '/api/conversations', {})).body;
+      // null is "no project", as absent: what a conversation without one answers, sent back.
+      const unscoped = await as('alice', 'POST', '/api/conversations', { project_key: null });
+      expect(unscoped.status).toBe(201);
+      expect(unscoped.body).toMatchObject({ project_key: null });
+      expect((await as('alice', 'DELETE', `/api/conversations/${unscoped.body.id}`)).status).toBe(204);
       await new Promise((r) => setTimeout(r, 5));
 
       const reply = await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Paid parental leave for employees?' });
@@ -79,6 +84,10 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
       expect(reply.body.metadata).toMatchObject({ provider: 'none', model: 'extractive', refusal_reason: null, tool_calls_count: 0 });
       expect(reply.body.metadata.citations[0]).toMatchObject({ source_path: 'people/parental-leave.md', project_key: 'handbook' });
 
+      const unfiltered = await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Paid parental leave for employees?', filters: null });
+      expect(unfiltered.status).toBe(201);
+      expect(unfiltered.body.content).toBe(reply.body.content);
+
       const refused = await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Which football team won the league?' });
       expect(refused.body).toMatchObject({ role: 'assistant', confidence: 0, refusal_reason: 'no_relevant_context', metadata: { provider: 'none', citations: [] } });
 
@@ -88,7 +97,7 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
       expect((await as('alice', 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'x'.repeat(10_001) })).status).toBe(422);
 
       const messages = await as('alice', 'GET', `/api/conversations/${conversation.id}/messages`);
-      expect(messages.body.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(messages.body.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
       expect(messages.body[0].content).toBe('Paid parental leave for employees?');
 
       const list = await as('alice', 'GET', '/api/conversations');
@@ -133,7 +142,7 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
         expect([method, url, r.status, r.body?.error]).toEqual([method, url, 404, 'not_found']);
       }
       const messages = (await as('alice', 'GET', `${base}/messages`)).body;
-      expect(messages).toHaveLength(4);
+      expect(messages).toHaveLength(6);
       expect((await as('alice', 'GET', '/api/conversations')).body.find((c: { id: number }) => c.id === conversation.id).title).toBe('Paid parental leave for employees?');
       expect((await new KbClient(svc.url).call('GET', '/api/conversations')).status).toBe(401);
     });
@@ -252,6 +261,10 @@ describe('kb-api conversations, presets, chat preferences and notifications (own
       expect((await as('alice', 'GET', '/api/notifications?state=dismissed')).body.data.map((n: { id: number }) => n.id)).toEqual([ids_[23]]);
       expect((await as('alice', 'GET', '/api/notifications?state=all')).body.meta.total).toBe(25);
 
+      // null is not "every type": refused, nothing marked.
+      const nulled = await as('alice', 'POST', '/api/notifications/mark-all-read', { event_type: null });
+      expect(nulled.status).toBe(422);
+      expect(Object.keys(nulled.body.errors)).toEqual(['event_type']);
       const marked = await as('alice', 'POST', '/api/notifications/mark-all-read', { event_type: 'kb_promotion_rejected' });
       expect(marked.body).toEqual({ marked_read: 5 });
       expect((await as('alice', 'GET', '/api/notifications/unread-count')).body).toEqual({ unread_count: 18 });

@@ -117,6 +117,9 @@ describe('kb-api: edge hygiene', () => {
     const poisoned = (schema: Json | undefined, depth = 0): unknown => {
       const s = resolve(schema);
       if (!s || depth > 4) return undefined;
+      // A nullable field (`oneOf: [schema, {type: 'null'}]`) is poisoned through its non-null schema.
+      const variant = ((s['oneOf'] ?? s['anyOf']) as Json[] | undefined)?.find((v) => v['type'] !== 'null');
+      if (variant) return poisoned(variant, depth + 1);
       if (s['type'] === 'string') return '\udc00';
       if (s['type'] === 'array') return [poisoned(s['items'], depth + 1)].filter((v) => v !== undefined);
       if (s['type'] === 'object' || s['properties']) {
@@ -157,6 +160,13 @@ describe('kb-api: edge hygiene', () => {
     const kindOf = (path: string) => path.slice(0, path.indexOf('/{'));
     const resolve = (schema: Json | undefined): Json | undefined =>
       schema?.['$ref'] ? doc['components']['schemas'][String(schema['$ref']).split('/').pop()!] : schema;
+    /** Whether the document lets the field be null: OpenAPI 3.1 `oneOf`/`anyOf` with `{type: 'null'}` or a type list with 'null', or 3.0's `nullable`. */
+    const isNullable = (schema: Json | undefined): boolean => {
+      const sc = resolve(schema);
+      if (!sc) return false;
+      if (sc['nullable'] === true || (Array.isArray(sc['type']) && sc['type'].includes('null'))) return true;
+      return ((sc['oneOf'] ?? sc['anyOf'] ?? []) as Json[]).some((v) => v['type'] === 'null' || isNullable(v));
+    };
     /** A body that passes validation, from the schema (required fields only). */
     const sample = (schema: Json | undefined, depth = 0): unknown => {
       const sc = resolve(schema);
@@ -199,11 +209,11 @@ describe('kb-api: edge hygiene', () => {
         headers: { accept: 'application/json', authorization: `Bearer ${admin.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      await r.arrayBuffer();
-      return r.status;
+      const text = await r.text();
+      return { status: r.status, errors: (r.status === 422 && text.startsWith('{') ? JSON.parse(text)['errors'] : undefined) as Record<string, string[]> | undefined };
     };
     // A document to read back: list and detail routes compute over the stored settings per document.
-    expect(await send('post', '/api/kb/ingest', { documents: [{ source_path: 'null-walk.md', content: '# Null walk\n\nA document.' }] })).toBe(202);
+    expect((await send('post', '/api/kb/ingest', { documents: [{ source_path: 'null-walk.md', content: '# Null walk\n\nA document.' }] })).status).toBe(202);
     const failures: string[] = [];
     let writes = 0;
     let onRealRows = 0;
@@ -217,18 +227,26 @@ describe('kb-api: edge hygiene', () => {
       const base = (sample(s) ?? {}) as Json;
       const bodies = [Object.fromEntries(names.map((n) => [n, null])), ...names.map((n) => ({ ...base, [n]: null }))];
       for (const url of urlsOf(path)) {
-        for (const body of bodies) {
+        for (const [i, body] of bodies.entries()) {
           writes++;
           if (url !== path) onRealRows++;
-          const status = await send(method, url, body);
+          const { status, errors } = await send(method, url, body);
           if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)} ${status}`);
+          // null is not absence: a field the document does not mark nullable refuses it (a client that
+          // meant "clear this" learns it cannot, instead of the null being dropped without a word);
+          // one it marks nullable takes it (the refusal, if any, names another field).
+          const field = i === 0 ? undefined : names[i - 1]!;
+          if (field === undefined) continue;
+          const nullable = isNullable(s?.['properties']?.[field]);
+          if (!nullable && status < 400) failures.push(`${method.toUpperCase()} ${url} took ${field}: null (${status})`);
+          if (nullable && errors?.[field]) failures.push(`${method.toUpperCase()} ${url} refused ${field}: null, documented nullable (${errors[field]!.join(' ')})`);
         }
       }
     }
     for (const { path, method, op } of ops) {
       if (method !== 'get' || path.includes('openapi')) continue;
       for (const url of urlsOf(path)) {
-        const status = await send(method, url);
+        const { status } = await send(method, url);
         if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`then GET ${url} ${status}`);
       }
     }
@@ -240,7 +258,7 @@ describe('kb-api: edge hygiene', () => {
       `INSERT INTO kb_admin_settings (tenant_id, kind, value) VALUES ('default', 'evidence_tiers', '{"tiers":null,"default_rank":null}')
        ON CONFLICT (tenant_id, kind) DO UPDATE SET value = excluded.value`,
     );
-    expect(await send('get', '/api/admin/kb/documents')).toBe(200);
+    expect((await send('get', '/api/admin/kb/documents')).status).toBe(200);
     const tiers = await fetch(`${kb.svc.url}/api/admin/kb/evidence-tiers`, { headers: { accept: 'application/json', authorization: `Bearer ${admin.token}` } });
     expect(((await tiers.json()) as Json).data).toMatchObject({ tiers: expect.any(Array), default_rank: expect.any(Number) });
   }, 180_000);

@@ -199,6 +199,12 @@ describe('kb-api ingest, worker and grounded chat', () => {
     expect(globbed.body.refusal_reason).toBeNull();
     const legacy = await client().call('POST', '/api/kb/chat', { token, body: { question: 'When is a new signing key published in the JWKS?', project_key: 'support' } });
     expect(legacy.body.refusal_reason).toBe('no_relevant_context');
+    // project_key: null and filters: null are no project scope and no filters, as absent.
+    const unscoped = await client().call('POST', '/api/kb/chat', { token, body: { question: 'When is a new signing key published in the JWKS?', project_key: null, filters: null } });
+    expect(unscoped.status).toBe(200);
+    expect(unscoped.body.refusal_reason).toBeNull();
+    expect(unscoped.body.meta).toMatchObject({ filters_selected: 0 });
+    expect(unscoped.body.citations[0]).toMatchObject({ source_path: 'guides/signing-key-rotation.md' });
   });
 
   it('refuses without grounding, and blocks injection attempts through the guardrails (audited)', async () => {
@@ -218,6 +224,9 @@ describe('kb-api ingest, worker and grounded chat', () => {
     expect((await client().call('POST', '/api/kb/chat', { token, body: { question: 'x'.repeat(10_001) } })).status).toBe(422);
     expect((await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', project_keys: ['a'] } })).status).toBe(422);
     expect((await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', anonymous: true } })).status).toBe(422);
+    const anonymousNull = await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', anonymous: null } });
+    expect(anonymousNull.status).toBe(422);
+    expect(Object.keys(anonymousNull.body.errors)).toEqual(['anonymous']);
     const dates = await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', filters: { date_from: '2026-03-02', date_to: '2026-03-01' } } });
     expect(dates.status).toBe(422);
     expect((await client().call('GET', '/api/kb/chat/anonymous-config', { token })).body).toEqual({ enabled: false });

@@ -126,6 +126,14 @@ describe('kb-api MCP server /mcp/kb (official SDK client)', () => {
     const bad = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: '', scopes: ['mcp:admin'], expires_at: '2001-01-01T00:00:00Z' } });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['expires_at', 'label', 'scopes']);
+    // expires_at: null is "never expires", as absent; scopes: null is refused (absent is the default).
+    const nulls = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: 'x', scopes: null, expires_at: null } });
+    expect(nulls.status).toBe(422);
+    expect(Object.keys(nulls.body.errors)).toEqual(['scopes']);
+    const forever = await api().call('POST', '/api/admin/mcp/tokens', { token: superAdmin.token, body: { label: 'Forever', expires_at: null } });
+    expect(forever.status).toBe(201);
+    expect(forever.body.data).toMatchObject({ expires_at: null, scopes: ['mcp:read', 'mcp:tools:propose'] });
+    expect((await api().call('POST', `/api/admin/mcp/tokens/${forever.body.data.id}/revoke`, { token: superAdmin.token })).status).toBe(200);
 
     const revoked = await api().call('POST', `/api/admin/mcp/tokens/${r.body.data.id}/revoke`, { token: superAdmin.token });
     expect(revoked.status).toBe(200);

@@ -94,6 +94,8 @@ describe('POST /api/kb/retrieve', () => {
     expect(one.body.data).toEqual([all.body.data[0]]);
     const ops = await retrieve({ query: 'signing key JWKS verifiers nightly backups', filters: { project_keys: ['ops'] } });
     expect(ops.body.data.map((d: { project_key: string }) => d.project_key)).toEqual(['ops']);
+    // filters: null is no filters, as absent.
+    expect((await retrieve({ query: 'signing key JWKS verifiers', top_k: 100, filters: null })).body.data).toEqual(all.body.data);
     const globbed = await retrieve({ query: 'signing key JWKS verifiers', filters: { folder_globs: ['guides/jwks-*.md'] } });
     expect(globbed.body.data.map((d: { source_path: string }) => d.source_path)).toEqual(['guides/jwks-caching.md']);
   });
@@ -104,7 +106,7 @@ describe('POST /api/kb/retrieve', () => {
   });
 
   it('validates the body: query 1–10000 characters, top_k 1–100, the chat filter object', async () => {
-    for (const body of [{}, { query: '' }, { query: 'x'.repeat(10_001) }, { query: 'keys', top_k: 0 }, { query: 'keys', top_k: 101 }, { query: 'keys', top_k: 2.5 }, { query: 'keys', filters: { project_keys: 'platform' } }]) {
+    for (const body of [{}, { query: '' }, { query: 'x'.repeat(10_001) }, { query: 'keys', top_k: 0 }, { query: 'keys', top_k: 101 }, { query: 'keys', top_k: 2.5 }, { query: 'keys', top_k: null }, { query: 'keys', filters: { project_keys: 'platform' } }]) {
       const r = await retrieve(body);
       expect({ body, status: r.status }).toEqual({ body, status: 422 });
       expect(r.body.errors).toEqual(expect.any(Object));

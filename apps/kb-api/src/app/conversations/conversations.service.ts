@@ -44,7 +44,7 @@ export class ConversationsService {
     return (await this.conversations.list(tenantId, userId)).map(conversation);
   }
 
-  async create(tenantId: string, userId: string, projectKey: string | undefined) {
+  async create(tenantId: string, userId: string, projectKey: string | null | undefined) {
     return conversation(await this.conversations.create(tenantId, userId, projectKey ?? null));
   }
 
@@ -64,7 +64,7 @@ export class ConversationsService {
   }
 
   /** Asks the question in the conversation's project and keeps the turn; a failed answer keeps nothing. */
-  async ask(tenantId: string, userId: string, id: string, content: string, filters?: ChatFiltersDto) {
+  async ask(tenantId: string, userId: string, id: string, content: string, filters?: ChatFiltersDto | null) {
     const owned = await this.owned(tenantId, userId, id);
     if (filters?.date_from && filters.date_to && filters.date_to < filters.date_from) {
       throw new KbValidationError({ 'filters.date_to': ['The end date must be on or after the start date.'] });

@@ -1,5 +1,6 @@
 import { ApiPropertySchema, nullable } from '../../api-docs';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -19,6 +20,10 @@ import { PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * Create and PATCH: an absent field is derived (slug from the name) or kept (PATCH); null is refused
+ * with 422, except `description`, whose null is "no description" (PATCH: clears it).
+ */
 export class CreateCollectionDto {
   @ApiProperty({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
   @trimmed()
@@ -28,14 +33,14 @@ export class CreateCollectionDto {
   name!: string;
 
   @ApiPropertyOptional({ type: 'string', maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Default: from the name' })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The slug field must be a string.' })
   @MaxLength(100, { message: 'The slug field must not be greater than 100 characters.' })
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
-  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false })
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false, description: 'null: no description' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })
@@ -43,29 +48,29 @@ export class CreateCollectionDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form criteria kept with the collection' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The criteria field must be an object.' })
   criteria?: Record<string, unknown>;
 }
 
 export class UpdateCollectionDto {
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 255, description: 'Trimmed' })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The name field must be a string.' })
   @IsNotEmpty({ message: 'The name field must not be empty.' })
   @MaxLength(255, { message: 'The name field must not be greater than 255 characters.' })
   name?: string;
 
-  @ApiPropertyOptional({ type: 'string', maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Default: from the name' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: 'string', maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Unique in the tenant' })
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The slug field must be a string.' })
   @MaxLength(100, { message: 'The slug field must not be greater than 100 characters.' })
   @Matches(SLUG, { message: 'The slug field must be lower-case letters, digits and single dashes.' })
   slug?: string;
 
-  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false })
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 2000 }), { required: false, description: 'null clears it' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString({ message: 'The description field must be a string.' })
@@ -73,7 +78,7 @@ export class UpdateCollectionDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form criteria kept with the collection' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The criteria field must be an object.' })
   criteria?: Record<string, unknown>;
 }
@@ -90,9 +95,9 @@ const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, k
 /** POST /api/admin/kb/collections/{id}/documents. */
 export class CollectionMembersDto {
   @ApiPropertyOptional({ type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 }, description: 'Document ids' })
-  @IsOptional() @apply(ids('add')) add?: number[];
+  @UnlessAbsent() @apply(ids('add')) add?: number[];
   @ApiPropertyOptional({ type: 'array', maxItems: 1000, items: { type: 'integer', minimum: 1 }, description: 'Document ids' })
-  @IsOptional() @apply(ids('remove')) remove?: number[];
+  @UnlessAbsent() @apply(ids('remove')) remove?: number[];
 }
 
 export class RenameTagDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { IsIn, IsObject, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../admin/pagination';
 import { MAINTENANCE_COMMANDS } from './command-catalogue';
@@ -6,7 +7,7 @@ import { MAINTENANCE_COMMANDS } from './command-catalogue';
 const NAMES = MAINTENANCE_COMMANDS.map((c) => c.name);
 const UNKNOWN = `The selected command is invalid (one of ${NAMES.join(', ')}).`;
 
-/** POST preview and run: the command and its parameters (checked against the command's own specs). */
+/** POST preview and run: the command and its parameters (checked against the command's own specs); `params` absent is none, null is refused. */
 export class CommandRequestDto {
   @ApiProperty({ enum: NAMES })
   @IsIn(NAMES, { message: UNKNOWN })
@@ -17,7 +18,7 @@ export class CommandRequestDto {
     additionalProperties: true,
     description: "The command's parameters (see the catalogue); unknown ones are refused as `errors[\"params.<name>\"]`",
   })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The params field must be an object.' })
   params?: Record<string, unknown>;
 }

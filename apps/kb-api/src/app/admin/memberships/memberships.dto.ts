@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { UnlessAbsent } from '@platform/observability';
 import {
   MEMBERSHIP_ROLES,
   MEMBERSHIP_SCOPES,
@@ -20,24 +21,24 @@ export class CreateMembershipDto {
   project_key!: string;
 
   @ApiPropertyOptional({ enum: MEMBERSHIP_ROLES, default: 'member' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(MEMBERSHIP_ROLES, { message: ROLE_MESSAGE })
   role?: MembershipRole;
 
   @ApiPropertyOptional({ enum: MEMBERSHIP_SCOPES, default: 'full' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(MEMBERSHIP_SCOPES, { message: SCOPE_MESSAGE })
   scope?: MembershipScope;
 }
 
 export class UpdateMembershipDto {
   @ApiPropertyOptional({ enum: MEMBERSHIP_ROLES })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(MEMBERSHIP_ROLES, { message: ROLE_MESSAGE })
   role?: MembershipRole;
 
   @ApiPropertyOptional({ enum: MEMBERSHIP_SCOPES })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(MEMBERSHIP_SCOPES, { message: SCOPE_MESSAGE })
   scope?: MembershipScope;
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ROW_ID_MAX } from '../../admin/pagination';
+import { ApiPropertySchema, nullable } from '../../api-docs';
 
 export class ChatFiltersDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 120 }, description: 'Only these projects' })
@@ -59,6 +61,21 @@ export class ChatFiltersDto {
   date_to?: string;
 }
 
+/**
+ * `filters` as a body field that may be null: on the query-like routes (chat, retrieve, a
+ * conversation's message) null means no filters, exactly as absent.
+ */
+export const ApiNullableChatFilters = (description?: string) =>
+  ApiPropertySchema(
+    { oneOf: [{ $ref: getSchemaPath(ChatFiltersDto) }, { type: 'null' }] },
+    { required: false, description: description ? `${description}; null: no filters, as absent` : 'null: no filters, as absent' },
+  );
+
+/**
+ * null is not absence, except where it means "none" on this query-like route: `project_key` and
+ * `filters` take null as no project scope / no filters (the same as absent); `anonymous` refuses it.
+ */
+@ApiExtraModels(ChatFiltersDto)
 export class ChatRequestDto {
   @ApiProperty({ minLength: 1, maxLength: 10_000 })
   @IsString()
@@ -67,21 +84,21 @@ export class ChatRequestDto {
   question!: string;
 
   @ApiPropertyOptional({ description: 'Only while anonymous chat is switched on (422 otherwise)' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean()
   anonymous?: boolean;
 
-  /** Legacy top-level project scope; `filters.project_keys` wins when both are given. */
-  @ApiPropertyOptional({ maxLength: 120, description: 'Legacy project scope; filters.project_keys wins' })
+  /** Legacy top-level project scope; `filters.project_keys` wins when both are given. null: none, as absent. */
+  @ApiPropertySchema(nullable({ type: 'string', maxLength: 120 }), { required: false, description: 'Legacy project scope; filters.project_keys wins; null: no project scope, as absent' })
   @IsOptional()
   @IsString()
   @MaxLength(120)
-  project_key?: string;
+  project_key?: string | null;
 
-  @ApiPropertyOptional({ type: () => ChatFiltersDto })
+  @ApiNullableChatFilters()
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => ChatFiltersDto)
-  filters?: ChatFiltersDto;
+  filters?: ChatFiltersDto | null;
 }

@@ -1,17 +1,22 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { ChatFiltersDto } from '../../chat/dto/chat.dto';
+import { ApiNullableChatFilters, ChatFiltersDto } from '../../chat/dto/chat.dto';
 import { trimmed } from '../../admin/pagination';
+import { ApiPropertySchema, nullable } from '../../api-docs';
 
 export class CreateConversationDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 120, description: 'The project the conversation is scoped to' })
+  /** null: no project, as absent (a conversation answers `project_key: null` then, and a client may send it back). */
+  @ApiPropertySchema(nullable({ type: 'string', minLength: 1, maxLength: 120 }), {
+    required: false,
+    description: 'The project the conversation is scoped to; null: no project, as absent',
+  })
   @IsOptional()
   @trimmed()
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
-  project_key?: string;
+  project_key?: string | null;
 }
 
 export class RenameConversationDto {
@@ -23,7 +28,8 @@ export class RenameConversationDto {
   title!: string;
 }
 
-/** One chat turn: the question plus the chat request's own filters. */
+/** One chat turn: the question plus the chat request's own filters (null: no filters, as on the chat). */
+@ApiExtraModels(ChatFiltersDto)
 export class SendMessageDto {
   @ApiProperty({ minLength: 1, maxLength: 10_000, description: 'The question' })
   @IsString()
@@ -31,12 +37,12 @@ export class SendMessageDto {
   @MaxLength(10_000)
   content!: string;
 
-  @ApiPropertyOptional({ type: () => ChatFiltersDto })
+  @ApiNullableChatFilters()
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => ChatFiltersDto)
-  filters?: ChatFiltersDto;
+  filters?: ChatFiltersDto | null;
 }
 
 export class MessageFeedbackDto {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -38,7 +39,7 @@ export class DeleteDocumentsDto {
 
   /** Hard delete: the row, its chunks and the stored file go; otherwise the document is only marked deleted. */
   @ApiPropertyOptional({ description: 'Hard delete: the row, its chunks and the stored file go; otherwise the document is only marked deleted' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean()
   force?: boolean;
 }

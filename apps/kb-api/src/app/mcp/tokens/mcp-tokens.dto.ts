@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Transform } from 'class-transformer';
-import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { ApiPropertySchema, nullable } from '../../api-docs';
 import { MCP_SCOPES, McpScope } from '../mcp-scopes';
 import { validationClock } from './validation-clock';
 
@@ -20,11 +22,13 @@ export class CreateMcpTokenDto {
   @MaxLength(120, { message: 'The label field must not be greater than 120 characters.' })
   label!: string;
 
-  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'In the future; none = no expiry' })
+  /** null is "never expires", as absent: the token's own `expires_at` reads null then. */
+  @ApiPropertySchema(nullable({ type: 'string', format: 'date-time' }), { required: false, description: 'In the future; absent or null: never expires' })
   @IsOptional()
+  @ValidateIf((_, v) => v !== null)
   @IsDateString({ strict: true }, { message: 'The expires at field must be a valid date.' })
   @Validate(IsFuture, { message: 'The expires at field must be a date after now.' })
-  expires_at?: string;
+  expires_at?: string | null;
 
   @ApiPropertyOptional({
     type: 'array',
@@ -34,7 +38,7 @@ export class CreateMcpTokenDto {
     items: { enum: [...MCP_SCOPES] },
     description: `Default: ${MCP_SCOPES.join(', ')}`,
   })
-  @IsOptional()
+  @UnlessAbsent()
   @IsArray({ message: 'The scopes field must be an array.' })
   @ArrayMinSize(1, { message: 'The scopes field must have at least 1 item.' })
   @ArrayMaxSize(MCP_SCOPES.length, { message: `The scopes field must not have more than ${MCP_SCOPES.length} items.` })

@@ -46,7 +46,7 @@ export class McpTokensService {
   async issue(
     tenantId: string,
     createdBy: string | null,
-    body: { label: string; expires_at?: string; scopes?: string[] },
+    body: { label: string; expires_at?: string | null; scopes?: string[] },
   ): Promise<{ data: McpTokenView; plain_token: string }> {
     const plain = generateToken('mcp');
     const row = await this.tokens.insert({

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { UnlessAbsent } from '@platform/observability';
 import { MAX_PAGE } from '../../admin/pagination';
 
 export class ListNotificationsQuery {
@@ -32,9 +33,10 @@ export class ListNotificationsQuery {
   page?: number;
 }
 
+/** Absent: every event type; null is refused (422), not read as "every type". */
 export class MarkAllReadDto {
-  @ApiPropertyOptional({ maxLength: 100, description: 'Only notifications of this event type' })
-  @IsOptional()
+  @ApiPropertyOptional({ maxLength: 100, description: 'Only notifications of this event type (absent: every type)' })
+  @UnlessAbsent()
   @IsString()
   @MaxLength(100)
   event_type?: string;

@@ -1,9 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { ChatFiltersDto } from '../../chat/dto/chat.dto';
+import { ApiNullableChatFilters, ChatFiltersDto } from '../../chat/dto/chat.dto';
 
-/** POST /api/kb/retrieve: the chat's question and filters, without an answer. */
+/** POST /api/kb/retrieve: the chat's question and filters, without an answer. `filters: null` is no filters (as absent); `top_k: null` is refused. */
+@ApiExtraModels(ChatFiltersDto)
 export class RetrieveRequestDto {
   @ApiProperty({ minLength: 1, maxLength: 10_000 })
   @IsString()
@@ -12,15 +14,15 @@ export class RetrieveRequestDto {
   query!: string;
 
   /** The chat's filter object, validated by the same class so both routes accept the same filters. */
-  @ApiPropertyOptional({ type: () => ChatFiltersDto, description: "The chat's filter object, applied in SQL" })
+  @ApiNullableChatFilters("The chat's filter object, applied in SQL")
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => ChatFiltersDto)
-  filters?: ChatFiltersDto;
+  filters?: ChatFiltersDto | null;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
+  @UnlessAbsent()
   @IsInt()
   @Min(1)
   @Max(100)

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -8,6 +9,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -88,8 +90,10 @@ class WidgetKeyFieldsDto {
   @IsOptional() @IsBoolean({ message: 'The user auth enabled field must be true or false.' })
   user_auth_enabled?: boolean;
 
-  @ApiPropertyOptional({ type: () => WidgetThemeDto })
-  @IsOptional()
+  /** The whole theme: an update replaces it, `{}` is the defaults; null is refused (422). */
+  @ApiPropertyOptional({ type: () => WidgetThemeDto, description: 'The whole theme: an update replaces it; {} is the defaults' })
+  @UnlessAbsent()
+  @IsObject({ message: 'The theme field must be an object.' })
   @ValidateNested()
   @Type(() => WidgetThemeDto)
   theme?: WidgetThemeDto;
