@@ -109,6 +109,15 @@ export class GatewayEnv extends BaseEnv {
   @Max(1024)
   GATEWAY_UPLOADS_PER_CLIENT: number = 16;
 
+  /**
+   * Longest time a client may leave an answer's bytes untaken (not one byte read) before the gateway
+   * cuts its connection, cancelling the upstream request and freeing its connection slot.
+   */
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  GATEWAY_CLIENT_SEND_TIMEOUT_MS: number = 30000;
+
   /** Time a client has to send its request line and headers (408 after that). */
   @IsInt()
   @Min(100)

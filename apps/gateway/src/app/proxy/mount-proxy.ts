@@ -2,9 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { requestIdFor } from '@platform/observability';
+import { METRICS_REGISTRY, requestIdFor } from '@platform/observability';
+import { Counter, Registry } from 'prom-client';
 import { GatewayEnv } from '../../config/env';
 import { EdgePolicy, parseCorsOrigins } from '../edge/edge-policy';
+import { ConnectionGuard } from './connection-guard';
 import { expectsContinue } from './forward-headers';
 import { sendProblem, writeRawProblem } from './problem';
 import { ProxyService } from './proxy.service';
@@ -22,6 +24,13 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 /**
+ * Pipelined requests that may wait on one connection behind the one being answered (one more cuts
+ * the connection). Browsers and HTTP clients do not pipeline; a client that sends this many
+ * requests without reading an answer is not waiting for them.
+ */
+export const MAX_PIPELINED_WAITING = 16;
+
+/**
  * Puts the edge policy (security headers, CORS) and the proxy in front of Express itself: a routed request goes straight from the HTTP server
  * to the upstream (no Express or Nest work per request, bodies stream untouched); only unmatched
  * paths (the gateway's own health, metrics, 404) reach the Nest application.
@@ -34,10 +43,19 @@ export function mountProxy(app: INestApplication): void {
   const appListeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
 
-  // The answer each connection is currently giving, so a late client error knows whether it may still answer.
-  const answering = new WeakMap<Socket, ServerResponse>();
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, res);
+  const closed = new Counter({
+    name: 'gateway_client_connections_closed_total',
+    help: 'Client connections the gateway cut: send_timeout (the client took none of an answer in time), pipeline_overflow (too many pipelined requests)',
+    labelNames: ['reason'],
+    registers: [app.get<Registry>(METRICS_REGISTRY)],
+  });
+  // One request at a time per connection, and no answer stuck on a client that does not read.
+  const guard = new ConnectionGuard({
+    sendTimeoutMs: config.get('GATEWAY_CLIENT_SEND_TIMEOUT_MS', { infer: true }),
+    maxWaiting: MAX_PIPELINED_WAITING,
+    onClose: (reason) => closed.inc({ reason }),
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = framingRefusal(req) ?? toOriginForm(req);
     if (refusal) {
       // The request is not one the gateway can route or forward safely: answered here, and the
@@ -53,23 +71,26 @@ export function mountProxy(app: INestApplication): void {
     if (expectsContinue(req)) res.writeContinue();
     for (const listener of appListeners) listener(req, res);
   };
+  const handle = (req: IncomingMessage, res: ServerResponse) => guard.admit(req, res, () => serve(req, res));
   server.on('request', handle);
   // With this listener Node no longer answers 100 Continue by itself: the proxy sends it once the
   // upstream is ready for the body, and answers a final status instead when it is not.
   server.on('checkContinue', handle);
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    edge.applyDefaults(req, res);
-    sendProblem(res, 417, 'expectation_failed', 'the only expectation supported is 100-continue', requestIdFor(req, res));
-  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    guard.admit(req, res, () => {
+      edge.applyDefaults(req, res);
+      sendProblem(res, 417, 'expectation_failed', 'the only expectation supported is 100-continue', requestIdFor(req, res));
+    }),
+  );
 
-  hardenServer(server, config.get('GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', { infer: true }), answering, edge.securityHeaders());
+  hardenServer(server, config.get('GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', { infer: true }), guard, edge.securityHeaders());
 }
 
 /**
  * Client errors Node detects before any handler runs (unparsable request, headers too large or too
  * slow) answer in the gateway's JSON error shape, then the connection closes.
  */
-function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakMap<Socket, ServerResponse>, securityHeaders: Record<string, string>): void {
+function hardenServer(server: Server, headersTimeoutMs: number, guard: ConnectionGuard, securityHeaders: Record<string, string>): void {
   server.headersTimeout = headersTimeoutMs;
   // Node answers an HTTP/1.1 request without Host itself (a bare 400, empty chunked body, no
   // security headers) before any handler runs; framingRefusal answers it in the gateway's shape.
@@ -79,11 +100,18 @@ function hardenServer(server: Server, headersTimeoutMs: number, answering: WeakM
   // listening (after this configuration); Nest creates the server without options.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_INTERVAL_MS, headersTimeoutMs);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    // A response already under way (or a connection already gone) cannot take another answer.
-    const current = answering.get(socket);
-    const midAnswer = current !== undefined && current.headersSent && !current.writableFinished;
-    if (!socket.writable || err.code === 'ECONNRESET' || midAnswer) {
+    if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
+      return;
+    }
+    // An answer still being given on the connection (a bad request pipelined behind a good one)
+    // comes first: the bad one gets no answer of its own, and the connection closes after it.
+    const current = guard.current(socket);
+    if (current !== undefined && !current.writableFinished) {
+      // A timeout is enforced though: nothing more is given to the connection.
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
+      else if (!current.headersSent) current.shouldKeepAlive = false;
+      else current.once('finish', () => socket.destroySoon());
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeRawProblem(socket, 408, 'request_timeout', 'the request was not received in time', securityHeaders);

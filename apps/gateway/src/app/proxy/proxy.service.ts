@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Counter, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { errors, Pool } from 'undici';
 import { loggedUrl, requestIdFor } from '@platform/observability';
 import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
@@ -99,6 +99,21 @@ export class ProxyService implements OnApplicationShutdown {
       labelNames: ['upstream', 'outcome'],
       registers: [options.registry],
     });
+    const slots = this.slots;
+    const names = this.upstreams;
+    new Gauge({
+      name: 'gateway_upstream_slots',
+      help: 'Connection slots per upstream name: in_use (requests holding one), waiting (requests queued for one); names sharing an address share its slots',
+      labelNames: ['upstream', 'state'],
+      registers: [options.registry],
+      collect() {
+        for (const { name, url } of names) {
+          const { inFlight, waiting } = slots.get(url)!.stats;
+          this.set({ upstream: name, state: 'in_use' }, inFlight);
+          this.set({ upstream: name, state: 'waiting' }, waiting);
+        }
+      },
+    });
   }
 
   private newPool(upstream: string): Pool {
@@ -108,6 +123,9 @@ export class ProxyService implements OnApplicationShutdown {
       pipelining: 1,
       keepAliveTimeout: 30_000,
       headersTimeout: this.options.timeoutMs,
+      // No limit on pauses in an answer's body (an event stream may be quiet for long). An answer
+      // paused because its client does not read is cut by the connection's send timeout
+      // (GATEWAY_CLIENT_SEND_TIMEOUT_MS, ConnectionGuard), which cancels the upstream request.
       bodyTimeout: 0,
       connectTimeout: Math.min(this.options.timeoutMs, 5000),
     });
@@ -163,13 +181,18 @@ export class ProxyService implements OnApplicationShutdown {
     }
     const hasBody = (declared !== undefined && declared > 0) || req.headers['transfer-encoding'] !== undefined;
 
-    // The client going away (mid-upload, mid-answer or while queued) cancels the upstream side.
+    // The client going away (mid-upload, mid-answer or while queued) cancels the upstream side. The
+    // connection's own close counts as much as the answer's: the two are the same event for the
+    // answer Node is giving, but only the connection's is sure to come.
     const cancel = new AbortController();
+    const socket = req.socket;
     const onClose = () => {
       // Unfinished and not destroyed by an upstream failure (which sets `errored`): the client left.
       if (!res.writableFinished && !res.errored) cancel.abort();
     };
     res.once('close', onClose);
+    socket.once('close', onClose);
+    if (socket.destroyed) onClose();
 
     let release: (() => void) | undefined;
     let uploading: (() => void) | undefined;
@@ -219,6 +242,7 @@ export class ProxyService implements OnApplicationShutdown {
       uploading?.();
       release?.();
       res.off('close', onClose);
+      socket.off('close', onClose);
     }
   }
 
