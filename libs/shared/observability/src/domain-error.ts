@@ -24,3 +24,16 @@ export class ValidationFailedError extends DomainError {
     super('validation_failed', status, errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
   }
 }
+
+/**
+ * The errors as `{field: [messages]}`. Each field is an own key, whatever its name: a field named
+ * `toString` or `__proto__` (a client's key) neither hits an inherited member nor sets a prototype.
+ */
+export function errorsByField(errors: readonly FieldError[]): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  for (const { field, message } of errors) {
+    if (Object.hasOwn(byField, field)) byField[field]!.push(message);
+    else Object.defineProperty(byField, field, { value: [message], writable: true, enumerable: true, configurable: true });
+  }
+  return byField;
+}

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { clientDataError, DomainError, ValidationFailedError } from '@platform/observability';
+import { clientDataError, DomainError, errorsByField, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 export const SCHEMA_VERSION = 'guardrails.api.v1';
@@ -64,9 +64,7 @@ export class GuardrailsEnvelopeFilter implements ExceptionFilter {
     }
     if (exception instanceof ValidationFailedError) {
       // The edge layer's refusals (NUL, invalid UTF-8, nesting), in the API's validation shape.
-      const errors: Record<string, string[]> = {};
-      for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
-      res.status(exception.status).json(envelope('error', { error: 'validation_failed', message: exception.message, errors }));
+      res.status(exception.status).json(envelope('error', { error: 'validation_failed', message: exception.message, errors: errorsByField(exception.errors) }));
       return;
     }
     if (exception instanceof DomainError && exception.status < 500) {

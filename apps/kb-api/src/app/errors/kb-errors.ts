@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { clientDataError, postgresSqlState, ValidationFailedError } from '@platform/observability';
+import { clientDataError, errorsByField, postgresSqlState, ValidationFailedError } from '@platform/observability';
 import type { Response } from 'express';
 
 /** A knowledge-base error with its own code: `{ error: "snake_code", message, …extra }`. */
@@ -60,9 +60,7 @@ export class KbErrorFilter implements ExceptionFilter {
     if (res.headersSent) return;
     const exception = clientDataError(raised, this.logger) ?? constraintRace(raised, this.logger) ?? raised;
     if (exception instanceof ValidationFailedError) {
-      const errors: Record<string, string[]> = {};
-      for (const e of exception.errors) (errors[e.field] ??= []).push(e.message);
-      res.status(exception.status).json({ message: exception.errors[0]?.message ?? 'The given data was invalid.', errors });
+      res.status(exception.status).json({ message: exception.errors[0]?.message ?? 'The given data was invalid.', errors: errorsByField(exception.errors) });
       return;
     }
     if (exception instanceof KbValidationError) {

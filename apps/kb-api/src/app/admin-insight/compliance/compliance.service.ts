@@ -81,7 +81,8 @@ function retentionDays(given: Record<string, unknown>): Record<string, number> {
   const errors: Record<string, string[]> = {};
   const days: Record<string, number> = {};
   for (const [table, value] of Object.entries(given)) {
-    if (!RETENTION_DEFAULTS[table])
+    // Own keys only: a table named toString or constructor is unknown, not Object.prototype's member.
+    if (!Object.hasOwn(RETENTION_DEFAULTS, table))
       errors[`retention_days.${table}`] = [
         `Unknown table ${table} (one of ${Object.keys(RETENTION_DEFAULTS).join(', ')}).`,
       ];

@@ -38,6 +38,16 @@ describe('defineTool', () => {
     expect(refused).toBeInstanceOf(InvalidToolArguments);
     expect(Object.keys((refused as InvalidToolArguments).errors)).toEqual(['extra', 'query', 'limit']);
   });
+
+  it('refuses arguments named after Object.prototype members by name, as any unknown one', async () => {
+    for (const json of ['{"query":"keys","toString":1}', '{"query":"keys","constructor":{}}', '{"query":"keys","__proto__":{"limit":1}}']) {
+      const args = JSON.parse(json) as Record<string, unknown>;
+      const name = Object.keys(args)[1];
+      const refused = (await tool.run({ tenantId: 't' }, args).catch((e: unknown) => e)) as InvalidToolArguments;
+      expect([json, refused]).toEqual([json, expect.any(InvalidToolArguments)]);
+      expect([json, Object.keys(refused.errors)]).toEqual([json, [name]]);
+    }
+  });
 });
 
 describe('KbToolCatalogue', () => {

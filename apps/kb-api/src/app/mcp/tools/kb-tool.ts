@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { dtoJsonSchema, FieldError, JsonSchemaObject, validateDto, ValidationFailedError } from '@platform/observability';
+import { dtoJsonSchema, errorsByField, FieldError, JsonSchemaObject, validateDto, ValidationFailedError } from '@platform/observability';
 import type { McpScope } from '../mcp-scopes';
 
 /** Who a tool runs for: the token's tenant (tools never read another tenant). */
@@ -45,8 +45,8 @@ export class InvalidToolArguments extends Error {
 
   constructor(problems: FieldError[]) {
     super('The tool arguments are invalid.');
-    this.errors = {};
-    for (const p of problems) this.errors[p.field || '_arguments'] ??= p.message;
+    // Own keys whatever the argument's name (`toString`, `__proto__`): never an inherited member.
+    this.errors = Object.fromEntries(Object.entries(errorsByField(problems.map((p) => ({ field: p.field || '_arguments', message: p.message })))).map(([field, messages]) => [field, messages[0]!]));
   }
 }
 
