@@ -7,6 +7,7 @@ import { Counter, Registry } from 'prom-client';
 import { GatewayEnv } from '../../config/env';
 import { EdgePolicy, parseCorsOrigins } from '../edge/edge-policy';
 import { ConnectionGuard } from './connection-guard';
+import { BodyStalledError, ClientBody } from './client-body';
 import { expectsContinue } from './forward-headers';
 import { sendProblem, writeRawProblem } from './problem';
 import { ProxyService } from './proxy.service';
@@ -31,6 +32,49 @@ const REQUEST_TIMEOUT_MS = 10 * 60_000;
 export const MAX_PIPELINED_WAITING = 16;
 
 /**
+ * The most of a refused body the gateway reads (and drops) on its own routes so that the client
+ * sees the refusal rather than a reset connection; a larger one is refused without being read.
+ */
+const OWN_ROUTE_DISCARD_BYTES = 64 * 1024;
+
+interface BodyAllowance {
+  idleMs: number;
+  deadlineMs: number;
+  minRate: number;
+}
+
+/**
+ * The gateway's own routes (health, metrics, docs, the 404 of an unknown path) are all GETs and
+ * take no body: one is refused 413 and the connection closed, never handed to the application's
+ * body parsers, which would buffer it with no time limit (thousands of stalled JSON bodies were
+ * hundreds of MB). A small body is first read and dropped under the proxied bodies' rules (no
+ * pause over the body timeout, the whole within its allowance; 408 otherwise), so the client sees
+ * the answer; a larger or expected (100-continue) one is refused without being read.
+ */
+async function refuseOwnRouteBody(req: IncomingMessage, res: ServerResponse, allowance: BodyAllowance): Promise<void> {
+  const requestId = requestIdFor(req, res);
+  const refuse = () =>
+    sendProblem(res, 413, 'payload_too_large', "the gateway's own routes (health, metrics, docs) take no request body", requestId, { connection: 'close' });
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (expectsContinue(req) || declared > OWN_ROUTE_DISCARD_BYTES) return refuse();
+  const body = new ClientBody(req, { limit: OWN_ROUTE_DISCARD_BYTES, ...allowance });
+  try {
+    for await (const chunk of body.chunks()) void chunk;
+    refuse();
+  } catch (e) {
+    if (e instanceof BodyStalledError) sendProblem(res, 408, 'request_timeout', e.message, requestId, { connection: 'close' });
+    else if (!req.destroyed) refuse();
+    else res.destroy();
+  }
+}
+
+/** Whether a request declares a body: a length above zero, or a transfer coding. */
+function declaresBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
  * Puts the edge policy (security headers, CORS) and the proxy in front of Express itself: a routed request goes straight from the HTTP server
  * to the upstream (no Express or Nest work per request, bodies stream untouched); only unmatched
  * paths (the gateway's own health, metrics, 404) reach the Nest application.
@@ -43,6 +87,11 @@ export function mountProxy(app: INestApplication): void {
   const appListeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
 
+  const allowance: BodyAllowance = {
+    idleMs: config.get('GATEWAY_CLIENT_BODY_TIMEOUT_MS', { infer: true }),
+    deadlineMs: config.get('GATEWAY_CLIENT_BODY_DEADLINE_MS', { infer: true }),
+    minRate: config.get('GATEWAY_CLIENT_BODY_MIN_RATE', { infer: true }),
+  };
   const closed = new Counter({
     name: 'gateway_client_connections_closed_total',
     help: 'Client connections the gateway cut: send_timeout (the client took none of an answer in time), pipeline_overflow (too many pipelined requests)',
@@ -67,8 +116,7 @@ export function mountProxy(app: INestApplication): void {
     if (edge.preflight(req, res)) return;
     edge.applyDefaults(req, res);
     if (proxy.handle(req, res)) return;
-    // The gateway's own routes take no large bodies: the client may send at once.
-    if (expectsContinue(req)) res.writeContinue();
+    if (declaresBody(req)) return void refuseOwnRouteBody(req, res, allowance);
     for (const listener of appListeners) listener(req, res);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => guard.admit(req, res, () => serve(req, res));
