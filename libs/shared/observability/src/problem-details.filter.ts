@@ -50,7 +50,30 @@ export function toProblem(exception: unknown, instance?: string): ProblemDetails
       ...rest,
     };
   }
+  const exposed = exposedClientError(exception);
+  if (exposed) {
+    const code = HttpStatus[exposed.status]?.toLowerCase() ?? 'bad_request';
+    return { type: PROBLEM_BASE + code, title: titleFor(exposed.status), status: exposed.status, detail: exposed.detail, instance, code };
+  }
   return { type: PROBLEM_BASE + 'internal_error', title: 'Internal server error', status: 500, instance, code: 'internal_error' };
+}
+
+/** Longest detail taken from an exposed error's message (a JSON syntax error quotes the client's input). */
+const MAX_EXPOSED_DETAIL = 200;
+
+/**
+ * An error from the HTTP stack that carries a 4xx status and says its message may be shown: the
+ * http-errors that Express's body parsers raise (body too large, unsupported Content-Encoding,
+ * too many parameters, unparsable JSON, aborted request). The client's doing, so its status and
+ * message, never a 500. Anything else with a `status` (a 5xx, or one not marked `expose`) is not.
+ */
+function exposedClientError(exception: unknown): { status: number; detail: string } | undefined {
+  if (!(exception instanceof Error)) return undefined;
+  const { status, statusCode, expose } = exception as Error & { status?: unknown; statusCode?: unknown; expose?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  if (expose !== true || typeof value !== 'number' || !Number.isInteger(value) || value < 400 || value > 499) return undefined;
+  const message = exception.message || HttpStatus[value]?.toLowerCase().replace(/_/g, ' ') || 'bad request';
+  return { status: value, detail: message.length > MAX_EXPOSED_DETAIL ? `${message.slice(0, MAX_EXPOSED_DETAIL)}…` : message };
 }
 
 @Catch()
