@@ -101,6 +101,16 @@ export class GatewayEnv extends BaseEnv {
   GATEWAY_BODY_BUFFER_BYTES: number = 65536;
 
   /**
+   * Bytes of request bodies all requests together may hold read ahead (each counts up to
+   * GATEWAY_BODY_BUFFER_BYTES). A request finding none left waits, its body unread, until some is
+   * freed (503 with Retry-After after GATEWAY_QUEUE_TIMEOUT_MS). 64 MiB: a thousand full read-aheads.
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(1073741824)
+  GATEWAY_READ_AHEAD_BUDGET_BYTES: number = 67108864;
+
+  /**
    * Requests from one client address that may hold connections to one upstream while still sending
    * a body larger than GATEWAY_BODY_BUFFER_BYTES; more answer 429 with Retry-After.
    */

@@ -47,6 +47,8 @@ export interface ClientBodyOptions {
   minRate: number;
   /** Called when the body is first asked for: where a `100 Continue` is sent. */
   onStart?: () => void;
+  /** Called once what `prefetch` read ahead has all been handed on by `chunks` (the gateway no longer holds it). */
+  onReadAheadSent?: () => void;
 }
 
 /**
@@ -106,6 +108,7 @@ export class ClientBody {
         yield held;
         continue;
       }
+      this.options.onReadAheadSent?.();
       const chunk = await this.pull();
       if (chunk === null) return;
       yield chunk;

@@ -36,6 +36,7 @@ import { buildRoutes, DEFAULT_ROUTES } from './route-table';
           clientBodyDeadlineMs: config.get('GATEWAY_CLIENT_BODY_DEADLINE_MS', { infer: true }),
           clientBodyMinRate: config.get('GATEWAY_CLIENT_BODY_MIN_RATE', { infer: true }),
           bodyBufferBytes: config.get('GATEWAY_BODY_BUFFER_BYTES', { infer: true }),
+          readAheadBudgetBytes: config.get('GATEWAY_READ_AHEAD_BUDGET_BYTES', { infer: true }),
           uploadsPerClient: config.get('GATEWAY_UPLOADS_PER_CLIENT', { infer: true }),
           trustedProxies: trustedProxies(config.get('GATEWAY_TRUSTED_PROXIES', { infer: true })),
           registry,

@@ -8,6 +8,7 @@ import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, dr
 import { ClientUploads, TooManyUploadsError } from './client-uploads';
 import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
+import { ReadAheadBudget, ReadAheadWaitTimeoutError } from './read-ahead-budget';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
 
@@ -30,6 +31,8 @@ export interface ProxyOptions {
   clientBodyMinRate: number;
   /** A body up to this size is read whole before it takes an upstream connection; a larger one its first this many bytes. */
   bodyBufferBytes: number;
+  /** Bytes of request bodies all requests together may hold read ahead (a request finding none left waits unread, 503 after `queueTimeoutMs`). */
+  readAheadBudgetBytes: number;
   /** Requests from one client address that may hold connections to one upstream while still sending their body (429 past). */
   uploadsPerClient: number;
   /** The proxies in front of the gateway whose X-Forwarded-For and X-Forwarded-Proto are believed. */
@@ -81,8 +84,10 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly uploads = new Map<string, ClientUploads>();
   private readonly uploadSlots = new Map<string, UpstreamSlots>();
   private readonly outcomes: Counter<'upstream' | 'outcome'>;
+  private readonly readAhead: ReadAheadBudget;
 
   constructor(private readonly options: ProxyOptions) {
+    this.readAhead = new ReadAheadBudget(options.readAheadBudgetBytes, options.queueTimeoutMs);
     for (const route of options.routes) {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
@@ -112,6 +117,23 @@ export class ProxyService implements OnApplicationShutdown {
           this.set({ upstream: name, state: 'in_use' }, inFlight);
           this.set({ upstream: name, state: 'waiting' }, waiting);
         }
+      },
+    });
+    const readAhead = this.readAhead;
+    new Gauge({
+      name: 'gateway_read_ahead_bytes',
+      help: 'Bytes of request bodies reserved for reading ahead, of GATEWAY_READ_AHEAD_BUDGET_BYTES',
+      registers: [options.registry],
+      collect() {
+        this.set(readAhead.stats.usedBytes);
+      },
+    });
+    new Gauge({
+      name: 'gateway_read_ahead_waiting',
+      help: 'Requests waiting, unread, for room to read their body ahead',
+      registers: [options.registry],
+      collect() {
+        this.set(readAhead.stats.waiting);
       },
     });
   }
@@ -196,6 +218,7 @@ export class ProxyService implements OnApplicationShutdown {
 
     let release: (() => void) | undefined;
     let uploading: (() => void) | undefined;
+    let readingAhead: (() => void) | undefined;
     const body = hasBody
       ? new ClientBody(req, {
           limit: route.maxBodyBytes,
@@ -204,9 +227,13 @@ export class ProxyService implements OnApplicationShutdown {
           minRate: this.options.clientBodyMinRate,
           // The 100 goes out once the gateway asks for the body, which it reads ahead before taking a connection slot.
           onStart: expectsContinue(req) ? () => res.writeContinue() : undefined,
+          onReadAheadSent: () => readingAhead?.(),
         })
       : undefined;
     try {
+      // What is read ahead counts against one budget for all requests: with none left, the body
+      // waits unread in the client's socket (and a client expecting 100 Continue gets none yet).
+      if (body) readingAhead = await this.readAhead.acquire(Math.min(declared ?? Infinity, this.options.bodyBufferBytes + 1), cancel.signal);
       // A body is read ahead before the request takes one of the upstream's connection slots: whole when it is no
       // larger than the buffer, else its first bufferBytes. A client that sends slowly or not at all (a byte every
       // few seconds, or a declared body that never starts) then holds no slot while it does, only its own
@@ -239,6 +266,7 @@ export class ProxyService implements OnApplicationShutdown {
     } catch (e) {
       this.fail(route, req, res, path, requestId, body, e, cancel.signal.aborted);
     } finally {
+      readingAhead?.();
       uploading?.();
       release?.();
       res.off('close', onClose);
@@ -281,6 +309,10 @@ export class ProxyService implements OnApplicationShutdown {
     if (e instanceof TooManyUploadsError) {
       this.count(route, 'client_error');
       return [429, 'too_many_requests', e.message, { 'retry-after': '1' }];
+    }
+    if (e instanceof ReadAheadWaitTimeoutError) {
+      this.count(route, 'queue_timeout');
+      return [503, 'gateway_busy', e.message, { 'retry-after': '1' }];
     }
     if (e instanceof SlotWaitTimeoutError) {
       this.count(route, 'queue_timeout');
