@@ -157,6 +157,25 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
     expect(upstream.seen.length).toBe(before);
   });
 
+  it('answers a request asking for a protocol upgrade as plain HTTP and closes the connection, so none pipelined after it waits unanswered', async () => {
+    for (const [request, status] of [
+      ['GET /api/kb/x HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nGET /api/kb/y HTTP/1.1\r\nHost: a\r\n\r\n', 200],
+      ['GET /health/live HTTP/1.1\r\nHost: a\r\nUpgrade: foo\r\nConnection: upgrade\r\n\r\nGET /health/live HTTP/1.1\r\nHost: a\r\n\r\n', 200],
+      ['GET /nope HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: upgrade\r\n\r\n', 404],
+    ] as const) {
+      // The connection closing is the proof: Node's parser stops after an upgrade request, so one left open would never answer what follows.
+      const text = await raw(request);
+      // One answer only (chunked or not), and the connection closed after it.
+      expect([request, text.match(/^HTTP\/1\.1 /gm)?.length, Number(text.slice(9, 12))]).toEqual([request, 1, status]);
+      expect(text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase()).toContain('connection: close');
+    }
+    // curl's h2c upgrade on a request with a body: the body still reaches the upstream, and no Upgrade with it.
+    const h2c = await raw('POST /api/kb/ingest HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\nContent-Length: 5\r\n\r\nhello');
+    expect(h2c).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.at(-1)).toMatchObject({ url: '/api/kb/ingest', body: 'hello' });
+    expect(upstream.seen.at(-1)?.headers.upgrade).toBeUndefined();
+  });
+
   it('routes an absolute-form target by its path, the authority of the target replacing Host (RFC 9112 §3.2.2)', async () => {
     const answer = await raw(`GET http://127.0.0.1:${port}/.well-known/jwks.json?x=1 HTTP/1.1\r\nHost: other.example\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);

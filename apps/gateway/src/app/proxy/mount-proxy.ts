@@ -68,6 +68,21 @@ async function refuseOwnRouteBody(req: IncomingMessage, res: ServerResponse, all
   }
 }
 
+/**
+ * Whether a request asks to switch protocols (`Upgrade` with `Connection: upgrade`: a WebSocket
+ * handshake, curl's h2c). The gateway opens no tunnels and switches nothing, so it answers such
+ * a request as plain HTTP (RFC 9110 §7.8: a server may ignore Upgrade; the field is hop-by-hop and
+ * never forwarded). But Node's parser stops reading the connection at such a request when nobody
+ * takes the upgrade: whatever the client pipelined behind it in the same packet is lost, and would
+ * wait for an answer for ever. So the answer closes the connection (`Connection: close`), telling
+ * the client to send those again.
+ */
+function asksUpgrade(req: IncomingMessage): boolean {
+  if (req.headers.upgrade === undefined) return false;
+  const connection = req.headers.connection;
+  return typeof connection === 'string' && /(?:^|,)\s*upgrade\s*(?:,|$)/i.test(connection);
+}
+
 /** Whether a request declares a body: a length above zero, or a transfer coding. */
 function declaresBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -105,6 +120,7 @@ export function mountProxy(app: INestApplication): void {
     onClose: (reason) => closed.inc({ reason }),
   });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    if (asksUpgrade(req)) res.shouldKeepAlive = false;
     const refusal = framingRefusal(req) ?? toOriginForm(req);
     if (refusal) {
       // The request is not one the gateway can route or forward safely: answered here, and the
