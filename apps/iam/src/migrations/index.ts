@@ -5,7 +5,6 @@ import { InteractiveLogin1763830000000 } from './1763830000000-interactive-login
 import { ResourceIndicatorsParDpop1764200000000 } from './1764200000000-resource-indicators-par-dpop';
 import { UnregisteredClients1764210000000 } from './1764210000000-unregistered-clients';
 import { RefreshAccessTokenJti1764220000000 } from './1764220000000-refresh-access-token-jti';
-import { CodeRedirectUriRequested1764230000000 } from './1764230000000-code-redirect-uri-requested';
 
 /** Every migration, in order; bundled into the build (no file globbing at runtime). */
 export const migrations = [
@@ -16,5 +15,4 @@ export const migrations = [
   ResourceIndicatorsParDpop1764200000000,
   UnregisteredClients1764210000000,
   RefreshAccessTokenJti1764220000000,
-  CodeRedirectUriRequested1764230000000,
 ];

@@ -8,8 +8,6 @@ export interface AuthorizationCodeRow {
   client_id: string;
   user_id: string;
   redirect_uri: string;
-  /** Whether the authorization request named redirect_uri (else it was the client's only one), so the token request must repeat it. */
-  redirect_uri_requested: boolean;
   scopes: string[];
   code_challenge: string | null;
   nonce: string | null;
@@ -75,25 +73,9 @@ export class GrantsRepository {
   async insertCode(c: Omit<AuthorizationCodeRow, 'consumed_at'>): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO oauth_authorization_codes
-        (code_hash, grant_id, client_id, user_id, redirect_uri, redirect_uri_requested, scopes, code_challenge, nonce, auth_time, acr, amr, resources, dpop_jkt, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
-        c.code_hash,
-        c.grant_id,
-        c.client_id,
-        c.user_id,
-        c.redirect_uri,
-        c.redirect_uri_requested,
-        c.scopes,
-        c.code_challenge,
-        c.nonce,
-        c.auth_time,
-        c.acr,
-        c.amr,
-        c.resources,
-        c.dpop_jkt,
-        c.expires_at,
-      ],
+        (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, acr, amr, resources, dpop_jkt, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [c.code_hash, c.grant_id, c.client_id, c.user_id, c.redirect_uri, c.scopes, c.code_challenge, c.nonce, c.auth_time, c.acr, c.amr, c.resources, c.dpop_jkt, c.expires_at],
     );
   }
 

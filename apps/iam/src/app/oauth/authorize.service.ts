@@ -224,7 +224,6 @@ export class AuthorizeService {
       client_id: client.clientId,
       user_id: session.sub,
       redirect_uri: redirectUri,
-      redirect_uri_requested: str(q, 'redirect_uri') !== undefined,
       scopes,
       code_challenge: request.challenge ?? null,
       nonce: str(q, 'nonce') ?? null,

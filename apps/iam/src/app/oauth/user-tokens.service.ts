@@ -86,6 +86,7 @@ export class UserTokensService {
   async exchangeCode(client: OAuthClient, form: Form, ctx: TokenRequestContext): Promise<TokenResponse> {
     const code = form['code'];
     if (!code) throw OAuthError.invalidRequest('code is required');
+    if (!form['redirect_uri']) throw OAuthError.invalidRequest('redirect_uri is required');
     const now = this.clock.now();
     const codeHash = this.hasher.lookupKey(code);
     if (ctx.resources.length) {
@@ -105,12 +106,7 @@ export class UserTokensService {
     }
     const row = result.row;
     if (row.expires_at <= now) throw OAuthError.invalidGrant('authorization code has expired');
-    // RFC 6749 §4.1.3: required (and then exactly the same) when the authorization request named
-    // it; a client that let it default to its only registered URI may leave it out, but what it
-    // sends must still be that URI.
-    const redirectUri = form['redirect_uri'] || undefined;
-    if (redirectUri === undefined && row.redirect_uri_requested) throw OAuthError.invalidRequest('redirect_uri is required: the authorization request named it');
-    if (redirectUri !== undefined && redirectUri !== row.redirect_uri) throw OAuthError.invalidGrant('redirect_uri does not match the authorization request');
+    if (row.redirect_uri !== form['redirect_uri']) throw OAuthError.invalidGrant('redirect_uri does not match the authorization request');
 
     const verifier = form['code_verifier'];
     if (row.code_challenge) {

@@ -22,7 +22,7 @@ export class TokenForm extends ClientAuthenticationForm {
   @IsString()
   code_verifier?: string;
 
-  @ApiPropertyOptional({ format: 'uri', description: 'authorization_code: the redirect_uri of the authorization request, exactly; required when that request named one (RFC 6749 §4.1.3)' })
+  @ApiPropertyOptional({ format: 'uri', description: 'authorization_code: the redirect_uri of the authorization request' })
   @IsOptional()
   @IsString()
   redirect_uri?: string;
