@@ -2,6 +2,7 @@ import { SecretHasher } from '@platform/crypto';
 import { RunningService } from '@platform/testing';
 import * as oidc from 'openid-client';
 import { DataSource } from 'typeorm';
+import { LocalTokenVerifier } from '../src/app/oauth/local-token-verifier.service';
 import { ClientsRepository } from '../src/app/clients/clients.repository';
 import { Clock } from '@platform/runtime';
 import { PasswordHasher } from '@platform/crypto';
@@ -315,6 +316,20 @@ describe('iam: authorization code + PKCE, refresh rotation, userinfo, revocation
       const t2 = await body(await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t1['refresh_token'] as string }));
       expect((await introspect(t1['access_token'] as string))['active']).toBe(false);
       expect((await introspect(t2['access_token'] as string))['active']).toBe(true);
+    });
+
+    it('still answers a rotation whose revocation of the previous access token fails (the refresh token is spent; a retry would read as a reuse)', async () => {
+      const t0 = await freshTokens();
+      const verifier = iam.app.get(LocalTokenVerifier);
+      const revokeJti = jest.spyOn(verifier, 'revokeJti').mockRejectedValueOnce(new Error('redis down'));
+      try {
+        const t1 = await tokenRequest({ grant_type: 'refresh_token', client_id: 'spa', refresh_token: t0['refresh_token'] as string });
+        expect(t1.status).toBe(200);
+        expect(revokeJti).toHaveBeenCalledTimes(1);
+        expect((await introspect((await body(t1))['access_token'] as string))['active']).toBe(true);
+      } finally {
+        revokeJti.mockRestore();
+      }
     });
 
     it('lets exactly one of two concurrent exchanges of one token win', async () => {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { DpopProof } from '@platform/auth';
 import { EnvelopeCipher, generateToken, SecretHasher } from '@platform/crypto';
 import { SignJWT } from 'jose';
@@ -70,6 +70,8 @@ function usableScopes(granted: string[], client: OAuthClient): string[] {
 /** Tokens for users: the authorization_code and refresh_token grants. */
 @Injectable()
 export class UserTokensService {
+  private readonly logger = new Logger('UserTokens');
+
   constructor(
     private readonly grants: GrantsRepository,
     private readonly users: UsersRepository,
@@ -176,7 +178,14 @@ export class UserTokensService {
     // The access token issued with the spent refresh token ends with it: the client holds the new
     // one, and a copy of the old one taken along the way stops working at iam at once. It was
     // issued no earlier than the refresh token, so it expires within a TTL from now.
-    if (row.access_token_jti) await this.revocations.revokeJti(row.access_token_jti, this.clock.nowSec() + this.config.get('IAM_ACCESS_TOKEN_TTL_SEC'));
+    // Best effort: the refresh token is spent already, so failing here would leave the client with
+    // nothing and its retry would read as a reuse and revoke the whole family; the old access token
+    // then merely lives out its TTL, as it did before rotations revoked it.
+    if (row.access_token_jti) {
+      await this.revocations
+        .revokeJti(row.access_token_jti, this.clock.nowSec() + this.config.get('IAM_ACCESS_TOKEN_TTL_SEC'))
+        .catch((error: unknown) => this.logger.warn(`the access token issued with a rotated refresh token was not revoked: ${error instanceof Error ? error.message : String(error)}`));
+    }
     return issued;
   }
 
