@@ -176,6 +176,43 @@ describe('gateway: request framing HTTP/1.1 forbids', () => {
     expect(upstream.seen.at(-1)?.headers.upgrade).toBeUndefined();
   });
 
+  it('answers 400 to a request line without a version (HTTP/0.9) and 505 to HTTP/2.0, forwarding nothing', async () => {
+    const before = upstream.seen.length;
+    const nine = parse(await raw('GET /api/kb/x\r\n\r\n'));
+    expect(nine).toMatchObject({ status: 400, body: { status: 400, code: 'bad_request' } });
+    expect(nine.head).toContain('connection: close');
+    for (const path of ['/api/kb/x', '/health/live']) {
+      const two = parse(await raw(`GET ${path} HTTP/2.0\r\nHost: a\r\n\r\n`));
+      expect([path, two.status]).toEqual([path, 505]);
+      expect(two.body).toMatchObject({ status: 505, code: 'http_version_not_supported' });
+      expect(two.head).toContain('content-type: application/problem+json');
+    }
+    expect(upstream.seen.length).toBe(before);
+  });
+
+  it('answers TRACE 405 itself, never forwarding it', async () => {
+    const before = upstream.seen.length;
+    for (const path of ['/api/kb/x', '/oauth/token', '/health/live']) {
+      const answer = parse(await raw(`TRACE ${path} HTTP/1.1\r\nHost: a\r\nCookie: session=secret\r\nConnection: close\r\n\r\n`));
+      expect([path, answer.status]).toEqual([path, 405]);
+      expect(answer.body).toMatchObject({ status: 405, code: 'method_not_allowed' });
+      expect(answer.head).toMatch(/\nallow: get, head, post, put, patch, delete, options/);
+    }
+    expect(upstream.seen.length).toBe(before);
+  });
+
+  it('answers 431 itself to a header section that would grow past what the service accepts once the gateway adds its own fields', async () => {
+    const before = upstream.seen.length;
+    // Under the gateway's own 16 KiB, but not with X-Request-Id, X-Forwarded-* and the upstream's Host added.
+    const answer = parse(await raw(`GET /api/kb/x HTTP/1.1\r\nHost: a\r\nX-Pad: ${'p'.repeat(16_300)}\r\nConnection: close\r\n\r\n`));
+    expect(answer).toMatchObject({ status: 431, body: { status: 431, code: 'request_header_fields_too_large' } });
+    expect(answer.head).toContain('content-type: application/problem+json');
+    expect(upstream.seen.length).toBe(before);
+    // With room for what the gateway adds, it is forwarded.
+    expect(await raw(`GET /api/kb/x HTTP/1.1\r\nHost: a\r\nX-Pad: ${'p'.repeat(15_800)}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(upstream.seen.length).toBe(before + 1);
+  });
+
   it('routes an absolute-form target by its path, the authority of the target replacing Host (RFC 9112 §3.2.2)', async () => {
     const answer = await raw(`GET http://127.0.0.1:${port}/.well-known/jwks.json?x=1 HTTP/1.1\r\nHost: other.example\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);

@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, request, Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { RunningService, startServiceForTest } from '@platform/testing';
 import { mountProxy } from '../src/app/proxy/mount-proxy';
 
@@ -443,6 +444,7 @@ describe('gateway under abuse', () => {
   });
 
   it('answers 504 or 503 (with Retry-After) for an upstream that hangs, 502 for one that is down, and stays up', async () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn');
     // All at once: CONNECTIONS at a time time out (504), so those queued behind many rounds of
     // them wait past the queue limit (503).
     const hung = await storm(60, 60, () => send('GET', '/evidence-risk-review/reviews'));
@@ -455,6 +457,12 @@ describe('gateway under abuse', () => {
     expect(hung.some((a) => a.status === 504)).toBe(true);
     const down = await storm(40, 20, () => send('POST', '/guardrails/api/try/screen', { headers: { 'content-type': 'application/json' }, body: Buffer.from('{"prompt":"x"}') }));
     for (const a of down) expectJsonProblem(a, 502, 'upstream_unavailable');
+    // Its logs name the upstreams as /metrics does, never their addresses.
+    const lines = warned.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('upstream '));
+    warned.mockRestore();
+    expect(lines.some((l) => l.startsWith('upstream evidence busy') || l.startsWith('upstream evidence failed'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('upstream guardrails failed') && l.endsWith('ECONNREFUSED'))).toBe(true);
+    for (const l of lines) expect(l).not.toMatch(/127\.0\.0\.1|http:/);
     await expectHealthy();
   });
 });

@@ -133,6 +133,30 @@ export function unsendableReason(path: string, headers: Record<string, string | 
   return undefined;
 }
 
+/**
+ * The header section the services behind accept (Node's default `maxHeaderSize`, which they keep).
+ * The gateway takes as much from a client, then adds its own fields (X-Request-Id, the
+ * X-Forwarded trio, the HTTP client's Host, Connection and framing), so a request near that size
+ * from the client would be refused by the service in the service's own shape.
+ */
+export const UPSTREAM_MAX_HEADER_BYTES = 16 * 1024;
+
+/** What the HTTP client adds to `headers` besides Host: `connection: keep-alive` and a framing line, with room to spare. */
+const CLIENT_ADDED_BYTES = 64;
+
+/**
+ * The size of the header section the upstream would receive for this request, counted as it goes
+ * on the wire (request line, every field line with its separators, the blank line): never less
+ * than what the service's parser counts against its limit.
+ */
+export function upstreamHeaderBytes(method: string, path: string, headers: Record<string, string | string[]>, upstreamAuthority: string): number {
+  let bytes = Buffer.byteLength(`${method} ${path} HTTP/1.1\r\nhost: ${upstreamAuthority}\r\n\r\n`, 'latin1') + CLIENT_ADDED_BYTES;
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) bytes += name.length + Buffer.byteLength(v, 'latin1') + 4;
+  }
+  return bytes;
+}
+
 /** Response headers for the client: the upstream's end-to-end ones. */
 export function clientResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   return endToEndHeaders(headers);

@@ -31,6 +31,9 @@ const REQUEST_TIMEOUT_MS = 10 * 60_000;
  */
 export const MAX_PIPELINED_WAITING = 16;
 
+/** The methods a 405 names (RFC 9110 §15.5.6: it must list them): what the services behind serve. */
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
 /**
  * The most of a refused body the gateway reads (and drops) on its own routes so that the client
  * sees the refusal rather than a reset connection; a larger one is refused without being read.
@@ -131,6 +134,11 @@ export function mountProxy(app: INestApplication): void {
     }
     if (edge.preflight(req, res)) return;
     edge.applyDefaults(req, res);
+    if (req.method === 'TRACE') {
+      // RFC 9110 §9.3.8: TRACE echoes the request back, credentials included (cross-site tracing); no service needs it.
+      sendProblem(res, 405, 'method_not_allowed', 'TRACE is not allowed', requestIdFor(req, res), { allow: ALLOWED_METHODS, ...(declaresBody(req) ? { connection: 'close' } : {}) });
+      return;
+    }
     if (proxy.handle(req, res)) return;
     if (declaresBody(req)) return void refuseOwnRouteBody(req, res, allowance);
     for (const listener of appListeners) listener(req, res);

@@ -6,7 +6,7 @@ import { errors, Pool } from 'undici';
 import { loggedUrl, requestIdFor } from '@platform/observability';
 import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, drainBody } from './client-body';
 import { ClientUploads, TooManyUploadsError } from './client-uploads';
-import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, unsendableReason, upstreamRequestHeaders } from './forward-headers';
+import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, UPSTREAM_MAX_HEADER_BYTES, upstreamHeaderBytes, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
 import { ReadAheadBudget, ReadAheadWaitTimeoutError } from './read-ahead-budget';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
@@ -53,6 +53,17 @@ function refusedAtDispatch(e: unknown): boolean {
   return e instanceof errors.InvalidArgumentError || e instanceof errors.NotSupportedError;
 }
 
+/**
+ * An error as the gateway's logs name it: its code (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, …) or
+ * class name, never its message, which for a connection error carries the upstream's address (the
+ * logs name upstreams as /metrics does).
+ */
+function errorLabel(e: unknown): string {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return e instanceof Error ? e.name : typeof e;
+}
+
 /** The declared body length: a number, undefined when absent, NaN when unusable. */
 function declaredLength(req: IncomingMessage): number | undefined {
   const raw = req.headers['content-length'];
@@ -85,12 +96,15 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly uploadSlots = new Map<string, UpstreamSlots>();
   private readonly outcomes: Counter<'upstream' | 'outcome'>;
   private readonly readAhead: ReadAheadBudget;
+  /** Each upstream's authority, as the HTTP client sends it in Host. */
+  private readonly authorities = new Map<string, string>();
 
   constructor(private readonly options: ProxyOptions) {
     this.readAhead = new ReadAheadBudget(options.readAheadBudgetBytes, options.queueTimeoutMs);
     for (const route of options.routes) {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
+      this.authorities.set(route.upstream, new URL(route.upstream).host);
       this.slots.set(route.upstream, new UpstreamSlots(options.connections, options.queueTimeoutMs));
       this.uploads.set(route.upstream, new ClientUploads(options.uploadsPerClient));
       // Half the pool at most for requests still streaming their body: the other half serves requests whose body is in.
@@ -187,6 +201,11 @@ export class ProxyService implements OnApplicationShutdown {
     if (refusal) {
       this.count(route, 'client_error');
       return sendProblem(res, 400, 'bad_request', refusal, requestId);
+    }
+    if (upstreamHeaderBytes(req.method ?? 'GET', path, headers, this.authorities.get(route.upstream)!) >= UPSTREAM_MAX_HEADER_BYTES) {
+      // What the gateway adds would push the header section past what the service accepts: refused here, in the gateway's shape.
+      this.count(route, 'client_error');
+      return sendProblem(res, 431, 'request_header_fields_too_large', 'the request header section is too large to forward', requestId);
     }
     const declared = declaredLength(req);
     if (declared !== undefined && declared > route.maxBodyBytes) {
@@ -316,20 +335,20 @@ export class ProxyService implements OnApplicationShutdown {
     }
     if (e instanceof SlotWaitTimeoutError) {
       this.count(route, 'queue_timeout');
-      this.logger.warn(`upstream ${route.upstream} busy: ${req.method} ${loggedUrl(path)} waited ${e.waitedMs} ms for a connection`);
+      this.logger.warn(`upstream ${route.name} busy: ${req.method} ${loggedUrl(path)} waited ${e.waitedMs} ms for a connection`);
       return [503, 'upstream_busy', e.message, { 'retry-after': '1' }];
     }
     if (refusedAtDispatch(e)) {
       // unsendableReason should have caught it; the pool may now hold a connection that never
       // drains, so it is replaced rather than left to shrink.
       this.count(route, 'refused');
-      this.logger.error(`upstream ${route.upstream}: request refused by the HTTP client (${(e as Error).message}); pool replaced`);
+      this.logger.error(`upstream ${route.name}: request refused by the HTTP client (${(e as Error).message}); pool replaced`);
       this.replacePool(route.upstream);
       return [400, 'bad_request', 'the request cannot be forwarded', {}];
     }
     const timeout = e instanceof errors.HeadersTimeoutError || e instanceof errors.ConnectTimeoutError;
     this.count(route, timeout ? 'timeout' : 'error');
-    this.logger.warn(`upstream ${route.upstream} failed for ${req.method} ${loggedUrl(path)}: ${(e as Error).message}`);
+    this.logger.warn(`upstream ${route.name} failed for ${req.method} ${loggedUrl(path)}: ${errorLabel(e)}`);
     if (timeout) return [504, 'upstream_timeout', `the upstream did not answer within ${this.options.timeoutMs} ms`, {}];
     return [502, 'upstream_unavailable', 'the upstream service is unavailable', {}];
   }

@@ -19,6 +19,12 @@ describe('request framing', () => {
     }
   });
 
+  it('serves HTTP/1.0 and 1.1 only: 400 to a request line without a version (HTTP/0.9), 505 to another version', () => {
+    for (const v of ['1.0', '1.1']) expect(framingRefusal(request(['Host', 'a'], '/', v))).toBeUndefined();
+    expect(framingRefusal(request([], '/', '0.9'))).toMatchObject({ status: 400, code: 'bad_request' });
+    for (const v of ['2.0', '1.2', '3.0']) expect(framingRefusal(request(['Host', 'a'], '/', v))).toMatchObject({ status: 505, code: 'http_version_not_supported' });
+  });
+
   it('refuses more than one Host field line with 400 (RFC 9112 §3.2), whatever their case or values', () => {
     for (const lines of [
       ['Host', 'a.example', 'Host', 'b.example'],

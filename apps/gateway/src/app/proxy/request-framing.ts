@@ -37,6 +37,8 @@ export const MAX_HEADER_FIELDS = 100;
  * cache on the path may have read the other.
  */
 export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined {
+  const version = versionRefusal(req);
+  if (version) return version;
   const raw = req.rawHeaders;
   // Counted on the raw lines: Node's own parser keeps them all there but drops fields past its cut
   // from req.headers (a Host among them would go unseen).
@@ -50,6 +52,18 @@ export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined
   if (hosts.length > 1) return { status: 400, code: 'bad_request', detail: 'the request has more than one Host header' };
   if (hosts.length === 1 && !HOST.test(hosts[0])) return { status: 400, code: 'bad_request', detail: 'the Host header is not a valid host' };
   return transferCodingRefusal(req.headers['transfer-encoding']);
+}
+
+/**
+ * Only HTTP/1.0 and HTTP/1.1 are served. Node's parser also takes a request line without a version
+ * (HTTP/0.9, `GET /path`: no headers, so no Host, and an answer its client could not read) and any
+ * version number (`HTTP/2.0` on a cleartext connection is not HTTP/2's preface); both would be
+ * forwarded as HTTP/1.1. RFC 9110 §15.6.6: 505 for a major version the server does not support.
+ */
+function versionRefusal(req: IncomingMessage): FramingRefusal | undefined {
+  if (req.httpVersionMajor === 1 && (req.httpVersionMinor === 0 || req.httpVersionMinor === 1)) return undefined;
+  if (req.httpVersionMajor === 0) return { status: 400, code: 'bad_request', detail: 'a request line without an HTTP version (HTTP/0.9) is not supported' };
+  return { status: 505, code: 'http_version_not_supported', detail: `HTTP/${req.httpVersion.slice(0, 10)} is not supported: only HTTP/1.0 and HTTP/1.1` };
 }
 
 /**
