@@ -166,6 +166,11 @@ export function neutralizeMarkdownInFull(text: string, options: MarkdownOptions)
 const BREAKS = /[\s\u0000-\u001f\u007f-\u009f]+/gu;
 /** Characters that start inline markup (code, emphasis, links, wikilinks, HTML, entities, tables, headings) anywhere. */
 const INLINE_MARKUP = /[\\`*_~[\]<>&|#]/g;
+/**
+ * What makes GFM's autolink extension link bare text: a scheme's `://` and a `www.` host. Escaping
+ * the colon or the dot (a backslash escape renders as the character) leaves nothing for it to match.
+ */
+const AUTOLINK_START = /:(?=\/\/)|\bwww\./gi;
 /** A block marker at the start of a line: list bullets, an ordered-list number, a setext underline. */
 const BLOCK_START = /^([-+=]|\d{1,9}[.)])/;
 
@@ -173,10 +178,11 @@ const BLOCK_START = /^([-+=]|\d{1,9}[.)])/;
  * Untrusted text (a title, a heading, a path) made safe to put into generated markdown as one
  * literal run: line breaks and controls fold into single spaces (it cannot start a new line or
  * section), and every markdown- or HTML-significant character is backslash-escaped (a renderer
- * shows it as typed: no link, image, raw tag, entity, emphasis, list or heading can come of it).
+ * shows it as typed: no link (an autolink of a bare URL included), image, raw tag, entity, emphasis,
+ * list or heading can come of it).
  * Unlike `neutralizeMarkdown`, which keeps safe formatting in model output, nothing here is markup.
  */
 export function markdownLiteral(text: string): string {
-  const line = text.replace(BREAKS, ' ').trim().replace(INLINE_MARKUP, '\\$&');
+  const line = text.replace(BREAKS, ' ').trim().replace(INLINE_MARKUP, '\\$&').replace(AUTOLINK_START, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`);
   return line.replace(BLOCK_START, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`);
 }

@@ -82,9 +82,11 @@ describe('markdown neutralization of text without [, ] or <', () => {
 describe('markdownLiteral', () => {
   it('folds breaks and controls to one line and escapes everything that could open markup', () => {
     expect(markdownLiteral(' a\r\n\n## b\u2028c\u0085d\u0000e\t ')).toBe('a \\#\\# b c d e');
-    expect(markdownLiteral('[x](javascript:alert(1)) ![i](https://evil.example/p.png) [[slug]]')).toBe('\\[x\\](javascript:alert(1)) !\\[i\\](https://evil.example/p.png) \\[\\[slug\\]\\]');
+    expect(markdownLiteral('[x](javascript:alert(1)) ![i](https://evil.example/p.png) [[slug]]')).toBe('\\[x\\](javascript:alert(1)) !\\[i\\](https\\://evil.example/p.png) \\[\\[slug\\]\\]');
     expect(markdownLiteral('<img src=x onerror=alert(1)> &amp; `c` *e* _u_ ~s~ a|b \\')).toBe('\\<img src=x onerror=alert(1)\\> \\&amp; \\`c\\` \\*e\\* \\_u\\_ \\~s\\~ a\\|b \\\\');
     expect(['- x', '+ x', '=== x', '12. x', '3) x', '> x', 'a - b', 'v1.2'].map(markdownLiteral)).toEqual(['\\- x', '\\+ x', '\\=== x', '12\\. x', '3\\) x', '\\> x', 'a - b', 'v1.2']);
+    // Bare URLs GFM would autolink: the colon of a scheme and the dot after www are escaped.
+    expect(markdownLiteral('Sign in at https://evil.example/reset or WWW.evil.example, see ftp://x')).toBe('Sign in at https\\://evil.example/reset or WWW\\.evil.example, see ftp\\://x');
     // Plain titles stay as they are.
     expect(markdownLiteral('Key rotation (2026): policy, notes!')).toBe('Key rotation (2026): policy, notes!');
   });
