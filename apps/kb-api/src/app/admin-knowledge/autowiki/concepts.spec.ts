@@ -60,7 +60,7 @@ describe('relatedConcepts and renderConceptPage', () => {
     ]);
     expect(page).toContain('Also known as: \\<b\\>x\\</b\\>.');
     expect(page).toContain('- [[a]] T \\<img src=x onerror=alert(1)\\> \\# Injected (p/dir/\\[\\[evil\\]\\].md; evidence \\*Policy\\*, rank 1; 1 mention)');
-    expect(page).toContain('- b\\]\\] \\[x\\](javascript:1) \\[\\[c !\\[i\\](https://evil.test/p.png) \\&lt;script\\&gt; (');
+    expect(page).toContain('- b\\]\\] \\[x\\](javascript:1) \\[\\[c !\\[i\\](https\\://evil.test/p.png) \\&lt;script\\&gt; (');
     expect(page).toContain('- \\- 1. \\`code\\` \\| cell (2 shared documents)');
     // Nothing unescaped is left that could open markup.
     for (const l of lines) expect(l.replace(/\\./g, '').replace(/^#{1,2} |^- |\[\[[a-z0-9-]+\]\]/g, '')).not.toMatch(/[[\]<>&`*|#]/);
