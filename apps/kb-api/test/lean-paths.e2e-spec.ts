@@ -181,6 +181,20 @@ describe('kb-api: retrieve and chat on the lean request path', () => {
     expect((theirs.json as Json)['data']).toEqual([]);
   });
 
+  it('logs the route of a lean request as the Nest route does (a platform admin entering another tenant is audited under it)', async () => {
+    await createUser(db, { email: 'platform@example.com', roles: ['viewer'], platformAdmin: true });
+    const platform = (await new KbClient(svc.url).call('POST', '/api/auth/token', { body: { email: 'platform@example.com', password: 'correct horse battery staple' } })).body.token;
+    for (const path of ['/api/kb/retrieve', '/api/kb/retrieve?via=nest']) {
+      const r = await send(path, json({ query: 'signing key rotation' }), { authorization: `Bearer ${platform}`, 'x-tenant-id': 'lean-other' });
+      expect([path, r.status]).toEqual([path, 200]);
+    }
+    const audited = await db.query(`SELECT route, path FROM kb_cross_tenant_audit WHERE actor_email = 'platform@example.com' ORDER BY id`);
+    expect(audited).toEqual([
+      { route: '/api/kb/retrieve', path: '/api/kb/retrieve' },
+      { route: '/api/kb/retrieve', path: '/api/kb/retrieve' },
+    ]);
+  });
+
   it('records lean requests in the HTTP histogram', async () => {
     const text = await (await fetch(`${svc.url}/metrics`)).text();
     expect(text).toMatch(/http_server_request_duration_seconds_count\{service="kb-api",method="POST",route="\/api\/kb\/retrieve",status="200"\} \d+/);

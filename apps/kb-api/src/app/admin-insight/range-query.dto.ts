@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
 import { PageQueryDto, queryBoolean } from '../admin/pagination';
+import { IsDateInput } from '../validation/date-input';
 
 /** A user id filter (`?user=` / `?actor=`): a row id, checked before it reaches a bigint cast. */
 export const IsUserId = (field: string) =>
@@ -13,12 +14,12 @@ export const USER_ID_SCHEMA = { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } 
 export class RangeQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Inclusive lower bound (ISO 8601)' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'The from field must be an ISO 8601 date.' })
+  @IsDateInput('from')
   from?: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Inclusive upper bound (ISO 8601)' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'The to field must be an ISO 8601 date.' })
+  @IsDateInput('to')
   to?: string;
 }
 

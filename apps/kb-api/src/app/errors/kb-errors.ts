@@ -58,7 +58,7 @@ export class KbErrorFilter implements ExceptionFilter {
   catch(raised: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    const exception = clientDataError(raised, this.logger) ?? constraintRace(raised, this.logger) ?? raised;
+    const { exception, status } = kbAnswerOf(raised, this.logger);
     if (exception instanceof ValidationFailedError) {
       res.status(exception.status).json({ message: exception.errors[0]?.message ?? 'The given data was invalid.', errors: errorsByField(exception.errors) });
       return;
@@ -72,7 +72,6 @@ export class KbErrorFilter implements ExceptionFilter {
       res.status(exception.getStatus()).json({ error: exception.code, message: exception.message, ...exception.extra });
       return;
     }
-    const status = exception instanceof HttpException ? exception.getStatus() : clientErrorStatus(exception) ?? 500;
     if (status >= 500) {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
       res.status(status).json({ message: 'Server error.' });
@@ -90,16 +89,28 @@ export class KbErrorFilter implements ExceptionFilter {
 }
 
 /**
+ * What KbErrorFilter answers for a raised error: the error it answers with (a database data
+ * exception becomes a 422, a constraint race a 409 or 404) and that answer's status. The request
+ * logs read the status from here, so they record what the client was sent. Logs only with a logger.
+ */
+export function kbAnswerOf(raised: unknown, logger?: Logger): { exception: unknown; status: number } {
+  const exception = clientDataError(raised, logger) ?? constraintRace(raised, logger) ?? raised;
+  const status =
+    exception instanceof ValidationFailedError ? exception.status : exception instanceof HttpException ? exception.getStatus() : clientErrorStatus(exception) ?? 500;
+  return { exception, status };
+}
+
+/**
  * A constraint the database enforced against two requests racing, which the services check first
  * but cannot check atomically without it: the same name created twice at once (23505), a row added
  * under a parent deleted at the same moment (23503, "not present": the parent is gone, 404), or a
  * row deleted while something was added under it (23503, "still referenced": 409). Logged at warn;
  * the answer names nothing of the schema.
  */
-function constraintRace(e: unknown, logger: Logger): KbError | undefined {
+function constraintRace(e: unknown, logger?: Logger): KbError | undefined {
   const state = postgresSqlState(e);
   if (state !== '23505' && state !== '23503') return undefined;
-  logger.warn(`a request lost a race on a database constraint (SQLSTATE ${state}): ${(e as Error).message}`);
+  logger?.warn(`a request lost a race on a database constraint (SQLSTATE ${state}): ${(e as Error).message}`);
   if (state === '23505') return new KbError(409, 'conflict', 'Another request created or changed the same record at the same moment. Try again.');
   const detail = String((e as { detail?: unknown; driverError?: { detail?: unknown } }).detail ?? (e as { driverError?: { detail?: unknown } }).driverError?.detail ?? '');
   return /is not present in table/.test(detail) ? new KbError(404, 'not_found', 'Not found.') : new KbError(409, 'conflict', 'The record is still in use by another one.');

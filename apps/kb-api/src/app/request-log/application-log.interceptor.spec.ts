@@ -87,4 +87,24 @@ describe('ApplicationLogInterceptor', () => {
     const boom = new Error('boom');
     await expect(lastValueFrom(broken.intercept(context(req), failing(boom)))).rejects.toBe(boom);
   });
+
+  /** A Postgres error as pg raises it (TypeORM wraps it as driverError). */
+  const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code, severity: 'ERROR' });
+
+  it('logs what the error filter answers: a database error it maps to 422, 409 or 404 is no 500 row', async () => {
+    for (const code of ['22007', '22P02', '23505', '23503']) {
+      const wrapped = Object.assign(new Error('query failed'), { driverError: pgError(code) });
+      for (const e of [pgError(code), wrapped]) await expect(lastValueFrom(interceptor.intercept(context(req), failing(e)))).rejects.toBe(e);
+    }
+    expect(rows).toEqual([]);
+    // A plain error carrying a status is still a 500, as the filter answers it.
+    await expect(lastValueFrom(interceptor.intercept(context(req), failing(Object.assign(new Error('x'), { status: 404 }))))).rejects.toBeDefined();
+    expect(rows.map((r) => [r.status, r.level])).toEqual([[500, 'error']]);
+  });
+
+  it('records the real route of a request without Express routing (a lean route) or mount path', async () => {
+    const lean = { method: 'POST', path: '/api/kb/retrieve', kbPrincipal: req.kbPrincipal };
+    await expect(lastValueFrom(interceptor.intercept(context(lean), failing(new TypeError('x'))))).rejects.toBeInstanceOf(TypeError);
+    expect(rows.map((r) => r.route)).toEqual(['/api/kb/retrieve']);
+  });
 });

@@ -1,13 +1,16 @@
-import { HttpException } from '@nestjs/common';
 import { REQUEST_ID_HEADER } from '@platform/observability';
 import type { Response } from 'express';
-import { KbError } from '../errors/kb-errors';
+import { KbError, kbAnswerOf } from '../errors/kb-errors';
 import type { KbRequest } from '../auth/kb-principal';
 
-/** The matched route's pattern (`/api/admin/users/:user`), never the concrete path with its ids or query. */
+/**
+ * The matched route's pattern (`/api/admin/users/:user`), never the concrete path with its ids or
+ * query. A lean route (@LeanRoute) has an exact path, which its request carries as Express's would;
+ * without a route (nothing matched) it is the path under the mount point, if any.
+ */
 export function routePattern(req: KbRequest): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : req.baseUrl + (req.path ?? '');
+  return typeof path === 'string' ? path : (req.baseUrl ?? '') + (req.path ?? '');
 }
 
 export function requestIdOf(req: KbRequest, res: Response): string | null {
@@ -17,12 +20,11 @@ export function requestIdOf(req: KbRequest, res: Response): string | null {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
-/** The status KbErrorFilter will answer for this error: its own, a 4xx it carries, else 500. */
-export function statusOfError(e: unknown): number {
-  if (e instanceof HttpException) return e.getStatus();
-  const status = (e as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
-}
+/**
+ * The status KbErrorFilter will answer for this error, as it decides it (kbAnswerOf): a database
+ * data exception answered 422 or a constraint race answered 409 is logged as that, not as a 500.
+ */
+export const statusOfError = (e: unknown): number => kbAnswerOf(e).status;
 
 export function errorClassOf(e: unknown): string {
   return e instanceof Error ? e.constructor.name : typeof e;

@@ -79,6 +79,10 @@ function serve(route: FastRoute, rawReq: IncomingMessage, rawRes: ServerResponse
   req.res = res;
   res.req = req;
   req.originalUrl = req.url;
+  // What Express's router sets on a matched request: the mount path (none) and the route, whose
+  // path is its template (here the exact path), so what reads them (request logs) sees the route.
+  req.baseUrl = '';
+  req.route = { path: route.path, methods: { [route.method.toLowerCase()]: true } };
   Object.setPrototypeOf(req, e.express.request);
   Object.setPrototypeOf(res, e.express.response);
   res.locals = Object.create(null);

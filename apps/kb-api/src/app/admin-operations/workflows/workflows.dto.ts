@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../admin/pagination';
+import { IsDateInput } from '../../validation/date-input';
 
 export const WORKFLOW_KINDS = ['promotion', 'ingest', 'connector_sync', 'command_run'] as const;
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[number];
@@ -24,11 +25,11 @@ export class ListWorkflowsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Started at or after' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'The from field must be an ISO 8601 date or date-time.' })
+  @IsDateInput('from')
   from?: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Started at or before' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'The to field must be an ISO 8601 date or date-time.' })
+  @IsDateInput('to')
   to?: string;
 }

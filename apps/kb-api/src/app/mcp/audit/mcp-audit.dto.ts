@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDateInput } from '../../validation/date-input';
 import { PageQueryDto } from '../../admin/pagination';
 import type { McpCallOutcome } from './mcp-audit.repository';
 
@@ -24,11 +25,11 @@ export class McpAuditQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Inclusive; a date or a date-time' })
   @IsOptional()
-  @IsDateString({ strict: true }, { message: 'The from field must be a valid date.' })
+  @IsDateInput('from')
   from?: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Inclusive; a date covers its whole day' })
   @IsOptional()
-  @IsDateString({ strict: true }, { message: 'The to field must be a valid date.' })
+  @IsDateInput('to')
   to?: string;
 }

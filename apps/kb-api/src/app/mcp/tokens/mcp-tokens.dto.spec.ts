@@ -5,6 +5,7 @@ import { applyPlatformHttpSetup, Clock, ClockModule } from '@platform/runtime';
 import type { NextFunction, Response } from 'express';
 import request from 'supertest';
 import { KbErrorFilter } from '../../errors/kb-errors';
+import { dateInputMessage } from '../../validation/date-input';
 import type { KbRequest } from '../../auth/kb-principal';
 import { MCP_SCOPES } from '../mcp-scopes';
 import { McpTokensController } from './mcp-tokens.controller';
@@ -85,8 +86,19 @@ describe('issuing an MCP token: expires_at must be after now, by the app clock',
     const res = await issue({ label: 'agent', expires_at: 'tomorrow' });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 422,
-      body: { message: AFTER_NOW, errors: { expires_at: [AFTER_NOW, 'The expires at field must be a valid date.'] } },
+      body: { message: AFTER_NOW, errors: { expires_at: [AFTER_NOW, dateInputMessage('expires at')] } },
     });
+  });
+
+  it('takes only a full date or a date-time with its zone: a partial one (which Postgres refuses) is a 422 on expires_at', async () => {
+    for (const expires_at of ['2099', '2099-11', '2099-W48', '2099-332', '2099-11-27T22', '2099-11-27T22:00:00', '2099-02-29', '2099-11-27T24:00Z', '2099-11-27T22:00+15:00']) {
+      const res = await issue({ label: 'agent', expires_at });
+      expect([expires_at, res.status, Object.keys(res.body.errors)]).toEqual([expires_at, 422, ['expires_at']]);
+      expect(res.body.errors.expires_at).toContain(dateInputMessage('expires at'));
+    }
+    for (const expires_at of ['2099-11-27', '2099-11-27T22:49Z', '2099-11-27T22:49:12.182+01:00', '2096-02-29T00:00:00-14:00']) {
+      expect([expires_at, (await issue({ label: 'agent', expires_at })).status]).toEqual([expires_at, 201]);
+    }
   });
 
   it('keeps apps apart: each decides by its own clock, even while both validate at once', async () => {

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { UnlessAbsent } from '@platform/observability';
 import { Transform } from 'class-transformer';
-import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { ArrayMinSize, ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, Validate, ValidateIf, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { ApiPropertySchema, nullable } from '../../api-docs';
+import { IsDateInput } from '../../validation/date-input';
 import { MCP_SCOPES, McpScope } from '../mcp-scopes';
 import { validationClock } from './validation-clock';
 
@@ -26,7 +27,7 @@ export class CreateMcpTokenDto {
   @ApiPropertySchema(nullable({ type: 'string', format: 'date-time' }), { required: false, description: 'In the future; absent or null: never expires' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
-  @IsDateString({ strict: true }, { message: 'The expires at field must be a valid date.' })
+  @IsDateInput('expires at')
   @Validate(IsFuture, { message: 'The expires at field must be a date after now.' })
   expires_at?: string | null;
 
