@@ -53,4 +53,35 @@ describe('RateCounter on the real Redis', () => {
     expect(refused.set.get('ratelimit')).toBe('"test";r=0;t=60');
     expect(refused.set.get('retry-after')).toBe('60');
   });
+
+  it('reserves attempts on every budget atomically or on none, and settles a success per budget (clear or refund)', async () => {
+    const budgets = [
+      { key: 'acct', limit: 3, onSuccess: 'clear' as const },
+      { key: 'ip', limit: 5, onSuccess: 'refund' as const },
+    ];
+    // Twenty at once: exactly the account's three get through, and nothing is counted for the rest.
+    const burst = await Promise.all(Array.from({ length: 20 }, () => counter.reserve(budgets, 60)));
+    expect(burst.filter(Boolean)).toHaveLength(3);
+    expect(await plain.hgetall(`${prefix}acct`)).toEqual({ n: '3', open: '3' });
+    expect(await plain.hget(`${prefix}ip`, 'n')).toBe('3');
+    expect(await plain.ttl(`${prefix}acct`)).toBeGreaterThan(55);
+    // Two fail, one succeeds: the account keeps nothing but what is still open (none), the IP its two failures.
+    await counter.settle(budgets, false);
+    await counter.settle(budgets, false);
+    await counter.settle(budgets, true);
+    expect(await plain.exists(`${prefix}acct`)).toBe(0);
+    expect(await plain.hgetall(`${prefix}ip`)).toEqual({ n: '2', open: '0' });
+    // A success while others are being checked keeps those counted.
+    expect(await counter.reserve(budgets, 60)).toBe(true);
+    expect(await counter.reserve(budgets, 60)).toBe(true);
+    await counter.settle(budgets, true);
+    expect(await plain.hgetall(`${prefix}acct`)).toEqual({ n: '1', open: '1' });
+    await counter.settle(budgets, false);
+    // The IP holds two earlier failures and one of these two (the success was refunded): two more, then none.
+    expect(await plain.hget(`${prefix}ip`, 'n')).toBe('3');
+    expect(await counter.reserve([{ key: 'ip', limit: 5, onSuccess: 'refund' }], 60)).toBe(true);
+    expect(await counter.reserve([{ key: 'ip', limit: 5, onSuccess: 'refund' }], 60)).toBe(true);
+    expect(await counter.reserve([{ key: 'other', limit: 5, onSuccess: 'clear' }, { key: 'ip', limit: 5, onSuccess: 'refund' }], 60)).toBe(false);
+    expect(await plain.exists(`${prefix}other`)).toBe(0);
+  });
 });
