@@ -5,8 +5,8 @@ import { startGatewayOver } from './gateway-over';
 
 /**
  * Request bodies read ahead by the gateway (before they take an upstream connection) count
- * against one budget for all requests: past it a request waits with its body unread, and is
- * still served whole once there is room.
+ * against one budget for all requests: a body that does not fit is answered 503 at once, and
+ * those within it are still served whole.
  */
 
 const CONNECTIONS = 4;
@@ -80,15 +80,33 @@ describe('gateway: one budget for request bodies read ahead', () => {
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : NaN;
   }
 
+  type Answer = { status: number; body: string; retryAfter?: string };
+
+  /** A POST that sends its body at once. */
+  function send(path: string, bytes: number): Promise<Answer> {
+    return withGuard(
+      `POST ${path}`,
+      new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'content-length': bytes } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body, retryAfter: res.headers['retry-after'] }));
+        });
+        req.on('error', reject);
+        req.end(Buffer.alloc(bytes, 's'));
+      }),
+    );
+  }
+
   /** A POST that sends its body once told to continue; `continued` is set when the 100 arrives. */
-  function post(path: string, bytes: number, state: { continued: boolean }): Promise<{ status: number; body: string }> {
+  function post(path: string, bytes: number, state: { continued: boolean }): Promise<Answer> {
     return withGuard(
       `POST ${path}`,
       new Promise((resolve, reject) => {
         const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'content-length': bytes, expect: '100-continue' } }, (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
+          res.on('end', () => resolve({ status: res.statusCode!, body, retryAfter: res.headers['retry-after'] }));
         });
         req.on('error', reject);
         req.on('continue', () => {
@@ -100,21 +118,30 @@ describe('gateway: one budget for request bodies read ahead', () => {
     );
   }
 
-  it('makes a request wait unread (no 100 Continue) while the budget is spent, then serves every body whole', async () => {
+  it('answers 503 at once to a body the budget cannot hold, and serves those it holds whole', async () => {
     // Every upstream connection taken by an answer the upstream holds back.
     const first = Array.from({ length: CONNECTIONS }, () => post('/api/kb/hold', 10, { continued: false }));
     await eventually('pool taken', () => held.length === CONNECTIONS);
-    // Six larger bodies: three fit the budget and are read ahead (then wait for a connection), three wait unread.
-    const states = Array.from({ length: 6 }, () => ({ continued: false }));
-    const rest = states.map((s) => post('/api/kb/ingest', BODY, s));
-    await eventually('budget spent', async () => (await metric('gateway_read_ahead_waiting')) === 3);
-    expect(await metric('gateway_read_ahead_bytes')).toBe(3 * (BUFFER + 1));
-    expect(states.filter((s) => s.continued)).toHaveLength(3);
-    // The upstream answers: connections free up, the read-ahead goes upstream, and the waiting bodies are read.
+    // Three larger bodies fill the budget: read ahead, they wait for a connection.
+    const states = Array.from({ length: 3 }, () => ({ continued: false }));
+    const within = states.map((s) => post('/api/kb/ingest', BODY, s));
+    await eventually('budget spent', async () => (await metric('gateway_read_ahead_bytes')) === 3 * (BUFFER + 1));
+    // One more is refused at once, whether it waits for 100 Continue (it gets none) or sends its body straight away.
+    const refused = { continued: false };
+    const busy = await post('/api/kb/ingest', BODY, refused);
+    expect(refused.continued).toBe(false);
+    const sent = await send('/api/kb/ingest', BODY);
+    for (const answer of [busy, sent]) {
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 503, code: 'gateway_busy' });
+      expect(answer.retryAfter).toBe('1');
+    }
+    // The upstream answers: connections free up and the bodies read ahead go upstream whole.
     while (held.length) held.shift()!();
-    for (const answer of await Promise.all(first)) expect(answer).toEqual({ status: 200, body: '{"bytes":10}' });
-    for (const answer of await Promise.all(rest)) expect(answer).toEqual({ status: 200, body: `{"bytes":${BODY}}` });
+    for (const answer of await Promise.all(first)) expect(answer).toMatchObject({ status: 200, body: '{"bytes":10}' });
+    for (const answer of await Promise.all(within)) expect(answer).toMatchObject({ status: 200, body: `{"bytes":${BODY}}` });
     expect(states.every((s) => s.continued)).toBe(true);
-    expect(await metric('gateway_read_ahead_bytes')).toBe(0);
+    await eventually('budget free', async () => (await metric('gateway_read_ahead_bytes')) === 0);
+    expect(await send('/api/kb/ingest', BODY)).toMatchObject({ status: 200, body: `{"bytes":${BODY}}` });
   });
 });

@@ -102,8 +102,8 @@ export class GatewayEnv extends BaseEnv {
 
   /**
    * Bytes of request bodies all requests together may hold read ahead (each counts up to
-   * GATEWAY_BODY_BUFFER_BYTES). A request finding none left waits, its body unread, until some is
-   * freed (503 with Retry-After after GATEWAY_QUEUE_TIMEOUT_MS). 64 MiB: a thousand full read-aheads.
+   * GATEWAY_BODY_BUFFER_BYTES). A body that does not fit in what is left is answered 503 with
+   * Retry-After at once. 64 MiB: a thousand full read-aheads.
    */
   @IsInt()
   @Min(1024)

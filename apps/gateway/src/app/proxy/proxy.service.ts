@@ -8,7 +8,7 @@ import { BodyStalledError, BodyTooLargeError, ClientAbortedError, ClientBody, dr
 import { ClientUploads, TooManyUploadsError } from './client-uploads';
 import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, UPSTREAM_MAX_HEADER_BYTES, upstreamHeaderBytes, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
-import { ReadAheadBudget, ReadAheadWaitTimeoutError } from './read-ahead-budget';
+import { ReadAheadBudget, ReadAheadBudgetSpentError } from './read-ahead-budget';
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
 
@@ -31,7 +31,7 @@ export interface ProxyOptions {
   clientBodyMinRate: number;
   /** A body up to this size is read whole before it takes an upstream connection; a larger one its first this many bytes. */
   bodyBufferBytes: number;
-  /** Bytes of request bodies all requests together may hold read ahead (a request finding none left waits unread, 503 after `queueTimeoutMs`). */
+  /** Bytes of request bodies all requests together may hold read ahead (a request whose body does not fit is answered 503 at once). */
   readAheadBudgetBytes: number;
   /** Requests from one client address that may hold connections to one upstream while still sending their body (429 past). */
   uploadsPerClient: number;
@@ -46,7 +46,7 @@ export interface ProxyOptions {
  */
 const DISCARD_MAX_BYTES = 128 * 1024 * 1024;
 
-type Outcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'error' | 'timeout' | 'queue_timeout' | 'client_error' | 'client_aborted' | 'refused';
+type Outcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'error' | 'timeout' | 'queue_timeout' | 'busy' | 'client_error' | 'client_aborted' | 'refused';
 
 /** The HTTP client refused the request before sending it (see unsendableReason). */
 function refusedAtDispatch(e: unknown): boolean {
@@ -100,7 +100,7 @@ export class ProxyService implements OnApplicationShutdown {
   private readonly authorities = new Map<string, string>();
 
   constructor(private readonly options: ProxyOptions) {
-    this.readAhead = new ReadAheadBudget(options.readAheadBudgetBytes, options.queueTimeoutMs);
+    this.readAhead = new ReadAheadBudget(options.readAheadBudgetBytes);
     for (const route of options.routes) {
       if (this.pools.has(route.upstream)) continue;
       this.pools.set(route.upstream, this.newPool(route.upstream));
@@ -114,7 +114,7 @@ export class ProxyService implements OnApplicationShutdown {
     // reaches the gateway, and the addresses behind it are none of their business.
     this.outcomes = new Counter({
       name: 'gateway_upstream_requests_total',
-      help: 'Proxied requests by upstream name and outcome (status class, error, timeout, queue_timeout, client_error, client_aborted, refused)',
+      help: 'Proxied requests by upstream name and outcome (status class, error, timeout, queue_timeout, busy, client_error, client_aborted, refused)',
       labelNames: ['upstream', 'outcome'],
       registers: [options.registry],
     });
@@ -139,15 +139,7 @@ export class ProxyService implements OnApplicationShutdown {
       help: 'Bytes of request bodies reserved for reading ahead, of GATEWAY_READ_AHEAD_BUDGET_BYTES',
       registers: [options.registry],
       collect() {
-        this.set(readAhead.stats.usedBytes);
-      },
-    });
-    new Gauge({
-      name: 'gateway_read_ahead_waiting',
-      help: 'Requests waiting, unread, for room to read their body ahead',
-      registers: [options.registry],
-      collect() {
-        this.set(readAhead.stats.waiting);
+        this.set(readAhead.usedBytes);
       },
     });
   }
@@ -250,9 +242,9 @@ export class ProxyService implements OnApplicationShutdown {
         })
       : undefined;
     try {
-      // What is read ahead counts against one budget for all requests: with none left, the body
-      // waits unread in the client's socket (and a client expecting 100 Continue gets none yet).
-      if (body) readingAhead = await this.readAhead.acquire(Math.min(declared ?? Infinity, this.options.bodyBufferBytes + 1), cancel.signal);
+      // What is read ahead counts against one budget for all requests: a body that does not fit is
+      // answered 503 at once (and read and dropped), a client expecting 100 Continue getting none.
+      if (body) readingAhead = this.readAhead.reserve(Math.min(declared ?? Infinity, this.options.bodyBufferBytes + 1));
       // A body is read ahead before the request takes one of the upstream's connection slots: whole when it is no
       // larger than the buffer, else its first bufferBytes. A client that sends slowly or not at all (a byte every
       // few seconds, or a declared body that never starts) then holds no slot while it does, only its own
@@ -329,8 +321,8 @@ export class ProxyService implements OnApplicationShutdown {
       this.count(route, 'client_error');
       return [429, 'too_many_requests', e.message, { 'retry-after': '1' }];
     }
-    if (e instanceof ReadAheadWaitTimeoutError) {
-      this.count(route, 'queue_timeout');
+    if (e instanceof ReadAheadBudgetSpentError) {
+      this.count(route, 'busy');
       return [503, 'gateway_busy', e.message, { 'retry-after': '1' }];
     }
     if (e instanceof SlotWaitTimeoutError) {
