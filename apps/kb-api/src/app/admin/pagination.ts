@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const DEFAULT_PER_PAGE = 15;
@@ -10,6 +10,13 @@ export const MAX_PAGE = 1_000_000;
 /** Strings arrive trimmed; anything else is left for the validators to refuse. */
 export const trimmed = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
+/**
+ * A query integer, strictly: decimal digits (a leading minus kept for the bound's message) become
+ * the number; anything else (`1e2`, `0x10`, `1.0`, ` 5`, an empty value) stays a string and fails
+ * the field's IsInt. Number() would have read `1e2` as 100 and `0x10` as 16.
+ */
+export const queryInteger = () => Transform(({ value }) => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : value));
+
 /** Query booleans as the SPA sends them: true/false or 1/0; anything else stays a string and fails. */
 export const queryBoolean = () =>
   Transform(({ value }) => {
@@ -18,11 +25,11 @@ export const queryBoolean = () =>
     return value;
   });
 
-/** `?page=&per_page=` of a paged list (query strings become numbers here, strictly). */
+/** `?page=&per_page=` of a paged list (query strings become numbers here, strictly: decimal digits only). */
 export class PageParamsDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The page field must be an integer.' })
   @Min(1, { message: 'The page field must be at least 1.' })
   @Max(MAX_PAGE, { message: `The page field must not be greater than ${MAX_PAGE}.` })
@@ -30,7 +37,7 @@ export class PageParamsDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The per page field must be an integer.' })
   @Min(1, { message: 'The per page field must be at least 1.' })
   @Max(MAX_PER_PAGE, { message: `The per page field must not be greater than ${MAX_PER_PAGE}.` })

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { Type } from 'class-transformer';
 import { IsUserId, RangeQueryDto, USER_ID_SCHEMA } from '../range-query.dto';
+import { queryInteger } from '../../admin/pagination';
 
 export const PROMOTION_AUDIT_ACTIONS = [
   'requested',
@@ -40,7 +40,7 @@ export class ApplicationLogQueryDto extends RangeQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 500, maximum: 599 })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The status field must be an integer.' })
   @Min(500, { message: 'The status field must be at least 500.' })
   @Max(599, { message: 'The status field must not be greater than 599.' })

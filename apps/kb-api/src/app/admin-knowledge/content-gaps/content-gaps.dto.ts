@@ -1,8 +1,7 @@
 import { ApiPropertySchema, nullable } from '../../api-docs';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { PageParamsDto } from '../../admin/pagination';
+import { PageParamsDto, queryInteger } from '../../admin/pagination';
 
 export const DEFAULT_GAP_DAYS = 30;
 
@@ -10,7 +9,7 @@ export const DEFAULT_GAP_DAYS = 30;
 export class ListContentGapsQueryDto extends PageParamsDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 365, default: DEFAULT_GAP_DAYS })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The days field must be an integer.' })
   @Min(1, { message: 'The days field must be at least 1.' })
   @Max(365, { message: 'The days field must not be greater than 365.' })

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQueryDto, trimmed } from '../../admin/pagination';
+import { PageQueryDto, queryInteger, trimmed } from '../../admin/pagination';
 
 export const DOCUMENT_STATUSES = ['pending', 'indexed', 'failed'];
 
@@ -19,7 +18,7 @@ export class TreeQueryDto {
 export class KbHealthQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 3650, description: "Default: the analysis settings' stale_after_days" })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The stale days field must be an integer.' })
   @Min(1, { message: 'The stale days field must be at least 1.' })
   @Max(3650, { message: 'The stale days field must not be greater than 3650.' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { SeriesMetric } from './metrics.repository';
+import { queryInteger } from '../../admin/pagination';
 
 export const SERIES_METRICS: SeriesMetric[] = ['chats', 'refusals', 'ingested'];
 export const MAX_SERIES_DAYS = 366;
@@ -14,7 +14,7 @@ export class TimeseriesQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_SERIES_DAYS, default: 14 })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The days field must be an integer.' })
   @Min(1, { message: 'The days field must be at least 1.' })
   @Max(MAX_SERIES_DAYS, { message: `The days field must not be greater than ${MAX_SERIES_DAYS}.` })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { UnlessAbsent } from '@platform/observability';
-import { MAX_PAGE } from '../../admin/pagination';
+import { MAX_PAGE, queryInteger } from '../../admin/pagination';
 
 export class ListNotificationsQuery {
   @ApiPropertyOptional({ enum: ['unread', 'read', 'dismissed', 'all'], default: 'unread' })
@@ -18,7 +18,7 @@ export class ListNotificationsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt()
   @Min(1)
   @Max(100)
@@ -26,7 +26,7 @@ export class ListNotificationsQuery {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
