@@ -244,6 +244,18 @@ describe('kb-api admin: users, roles, permissions, memberships', () => {
           })
         ).status,
       ).toBe(422);
+      // null is not "no roles" nor "active by default": refused by name, no account made.
+      const nulls = await as(admin, 'POST', '/api/admin/users', {
+        name: 'Null Person',
+        email: 'null.person@acc.test',
+        password: 'long enough',
+        roles: null,
+        active: null,
+      });
+      expect([nulls.status, Object.keys(nulls.body.errors).sort()]).toEqual([422, ['active', 'roles']]);
+      expect(
+        (await db.query(`SELECT count(*)::int AS n FROM kb_users WHERE email_key = 'null.person@acc.test'`))[0].n,
+      ).toBe(0);
     });
 
     it('shows and updates name, email, active and roles; a taken email is 422; unknown ids are 404', async () => {

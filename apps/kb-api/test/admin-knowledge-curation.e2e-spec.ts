@@ -187,6 +187,11 @@ describe('kb-api admin knowledge: collections, tags, synonyms, analyses', () => 
     expect((await as(foreignAdmin, 'GET', `/api/admin/kb/analyses/${a.id}`)).status).toBe(404);
     const unknown = await as(admin, 'POST', '/api/admin/kb/analyses', { project_key: 'nope', kind: 'sentiment' });
     expect([unknown.status, Object.keys(unknown.body.errors)]).toEqual([422, ['kind']]);
+    // null is not "the default kind": refused by name, no analysis run.
+    const analyses = (await db.query(`SELECT count(*)::int AS n FROM kb_analyses`))[0].n;
+    const nullKind = await as(admin, 'POST', '/api/admin/kb/analyses', { project_key: 'fleet', kind: null });
+    expect([nullKind.status, Object.keys(nullKind.body.errors)]).toEqual([422, ['kind']]);
+    expect((await db.query(`SELECT count(*)::int AS n FROM kb_analyses`))[0].n).toBe(analyses);
     const missing = await as(admin, 'POST', '/api/admin/kb/analyses', { project_key: 'nope' });
     expect([missing.status, missing.body.errors]).toEqual([422, { project_key: ['The selected project key is invalid.'] }]);
   });

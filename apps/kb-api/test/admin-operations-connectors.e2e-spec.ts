@@ -108,6 +108,10 @@ describe('kb-api admin: connectors', () => {
       const r = await as(admin, 'POST', '/api/admin/connectors', body);
       expect([field, r.status, Object.keys(r.body.errors ?? {})]).toEqual([field, 422, expect.arrayContaining([field])]);
     }
+    // null is not "the default project" nor "enabled": refused by name, nothing made.
+    const nulls = await as(admin, 'POST', '/api/admin/connectors', { name: 'Nulls', kind: 'filesystem', project_key: null, enabled: null, config: { path: docs } });
+    expect([nulls.status, Object.keys(nulls.body.errors).sort()]).toEqual([422, ['enabled', 'project_key']]);
+    expect(await db.query(`SELECT id FROM kb_connectors WHERE name = 'Nulls'`)).toEqual([]);
   });
 
   it('syncs a directory into the ingest pipeline, then skips unchanged files and picks up changes', async () => {

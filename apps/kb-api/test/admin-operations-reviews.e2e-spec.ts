@@ -103,6 +103,18 @@ describe('kb-api admin: tabular reviews and workflows', () => {
         const r = await as(admin, 'POST', '/api/admin/tabular-reviews', body);
         expect([field, r.status, Object.keys(r.body.errors ?? {})]).toEqual([field, 422, expect.arrayContaining([field])]);
       }
+      // null is not absent (not "the other way of choosing documents", not "label = question"): refused by name, nothing made.
+      const before = (await db.query(`SELECT count(*)::int AS n FROM kb_tabular_reviews`))[0].n;
+      const nulls: Array<[unknown, string]> = [
+        [{ name: 'x', document_ids: null, project_key: 'contracts', columns: [{ question: 'What applies?' }] }, 'document_ids'],
+        [{ name: 'x', document_ids: [docA], project_key: null, columns: [{ question: 'What applies?' }] }, 'project_key'],
+        [{ name: 'x', document_ids: [docA], columns: [{ question: 'What applies?', label: null }] }, 'columns.0.label'],
+      ];
+      for (const [body, field] of nulls) {
+        const r = await as(admin, 'POST', '/api/admin/tabular-reviews', body);
+        expect([field, r.status, Object.keys(r.body.errors ?? {})]).toEqual([field, 422, [field]]);
+      }
+      expect((await db.query(`SELECT count(*)::int AS n FROM kb_tabular_reviews`))[0].n).toBe(before);
     });
 
     it('fills each cell from its own document with a citation, and leaves a cell empty when the document does not say', async () => {

@@ -314,6 +314,31 @@ describe('kb-api /api/auth', () => {
       expect(row.two_factor_secret).toBeNull();
     });
 
+    it('refuses null for an optional credential field (remember, code, recovery_code, device_name; the 2fa routes\' code and recovery_code) with 422 naming it: nobody signs in, no token is issued, nothing changes', async () => {
+      const user = await createUser(db, { email: 'nulls@example.com' });
+      const credentials = { email: 'nulls@example.com', password: 'correct horse battery staple' };
+      for (const field of ['remember', 'code', 'recovery_code']) {
+        const c = client();
+        const r = await c.call('POST', '/api/auth/login', { body: { ...credentials, [field]: null } });
+        expect([field, r.status, Object.keys(r.body.errors)]).toEqual([field, 422, [field]]);
+        expect((await c.call('GET', '/api/auth/me')).status).toBe(401);
+      }
+      for (const field of ['device_name', 'code', 'recovery_code']) {
+        const r = await client().call('POST', '/api/auth/token', { body: { ...credentials, [field]: null } });
+        expect([field, r.status, Object.keys(r.body.errors)]).toEqual([field, 422, [field]]);
+      }
+      expect((await db.query(`SELECT count(*)::int AS n FROM kb_personal_access_tokens WHERE user_id = $1`, [user.id]))[0].n).toBe(0);
+      // Signed in, without a second factor pending: null is refused by name before anything is looked at.
+      const c = client();
+      expect((await c.call('POST', '/api/auth/login', { body: credentials })).status).toBe(200);
+      for (const route of ['verify', 'disable']) {
+        const r = await c.call('POST', `/api/auth/2fa/${route}`, { body: { code: null, recovery_code: null } });
+        expect([route, r.status, Object.keys(r.body.errors).sort()]).toEqual([route, 422, ['code', 'recovery_code']]);
+      }
+      const [row] = await db.query(`SELECT two_factor_secret FROM kb_users WHERE email_key = 'nulls@example.com'`);
+      expect(row.two_factor_secret).toBeNull();
+    });
+
     it('answers 401 to guests on the 2fa routes', async () => {
       for (const r of ['enable', 'verify', 'disable']) expect((await client().call('POST', `/api/auth/2fa/${r}`)).status).toBe(401);
     });

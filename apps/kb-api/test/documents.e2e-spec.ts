@@ -697,6 +697,17 @@ describe('kb-api document routes: search, preview, wikilinks, related, collectio
       });
       expect(bad.status).toBe(422);
       expect(Object.keys(bad.body.errors)).toEqual(['documents.1.source_path']);
+      // null is not "the default project": refused by name, and the batch deletes nothing.
+      const nulled = await client().call('DELETE', '/api/kb/documents', {
+        token,
+        body: {
+          documents: [
+            { project_key: 'support', source_path: 'rotation-faq.md' },
+            { project_key: null, source_path: 'rotation-faq.md' },
+          ],
+        },
+      });
+      expect([nulled.status, Object.keys(nulled.body.errors)]).toEqual([422, ['documents.1.project_key']]);
       expect(
         (
           await db.query(

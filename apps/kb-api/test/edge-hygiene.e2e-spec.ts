@@ -19,6 +19,10 @@ const deep = (n: number) => `{"email":${'['.repeat(n)}${']'.repeat(n)}}`;
 describe('kb-api: edge hygiene', () => {
   let kb: Awaited<ReturnType<typeof startKb>>;
   let admin: Caller;
+  /** A platform admin: the system-admin routes let no tenant role in. */
+  let platform: Caller;
+  /** The widget key's public key, origin and identity secret, for the public widget routes. */
+  let widget: { publicKey: string; origin: string; identitySecret: string };
   let worker: { close(): Promise<void> };
   /** A real row of every kind the document addresses by id, so id-addressed routes reach their service code. */
   let resources: ResourcesOfA;
@@ -34,15 +38,19 @@ describe('kb-api: edge hygiene', () => {
     // super-admin: the only role that manages widget keys, and every other route here lets it in.
     admin = await callerWith(kb.svc.url, kb.db, { email: 'admin@edge.test', roles: ['super-admin'] });
     const viewer = await callerWith(kb.svc.url, kb.db, { email: 'viewer@edge.test', roles: ['viewer'] });
+    platform = await callerWith(kb.svc.url, kb.db, { email: 'platform@edge.test', roles: ['viewer'], platformAdmin: true });
     const tenant = { tenant: 'default', url: kb.svc.url, db: kb.db, super: admin, viewer, storage, connectorRoot };
     const documentId = await seedTenantA(tenant, { source_path: 'edge-secret.md', content: '# Edge\n\nA document of the viewer.' });
     worker = await startWorker((await import('../src/worker.module')).WorkerModule);
     const key = await fetch(`${kb.svc.url}/api/admin/widget-keys`, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
-      body: JSON.stringify({ label: 'site', project_key: 'default', allowed_origins: ['https://edge.test'] }),
+      // User authentication on (the host's user-token route takes its identity secret), and room
+      // for every request the walks below send to the public widget routes.
+      body: JSON.stringify({ label: 'site', project_key: 'default', allowed_origins: ['https://edge.test'], user_auth_enabled: true, rate_limit: 1000 }),
     });
     const made = (await key.json()) as Json;
+    widget = { publicKey: made['public_key'], origin: 'https://edge.test', identitySecret: made['identity_secret'] };
     resources = new ResourcesOfA({ ...tenant, widgetKey: { id: String(made['data']['id']), publicKey: made['public_key'], origin: 'https://edge.test' } }, documentId);
   }, 120_000);
 
@@ -152,7 +160,7 @@ describe('kb-api: edge hygiene', () => {
     expect(failures).toEqual([]);
   });
 
-  it('refuses null where a write route expects a value, so no later read trips on it (every JSON-body route sent nulls, all at once and one field at a time, then every GET read, id-addressed ones on real rows; walked from the OpenAPI document)', async () => {
+  it('refuses null where a write route expects a value, so no later read trips on it (every JSON-body route sent nulls, all at once, one field at a time and one level into object fields, each refused with a 4xx naming the field, then every GET read, id-addressed ones on real rows; walked from the OpenAPI document)', async () => {
     const doc = (await (await fetch(`${kb.svc.url}/api/kb/openapi.json`)).json()) as Json;
     // An id no row has stops a route at its lookup (404) before the body is used, where a null
     // breaks: every {param} is filled from a real resource of its kind (the cross-tenant suite's
@@ -166,6 +174,18 @@ describe('kb-api: edge hygiene', () => {
       if (!sc) return false;
       if (sc['nullable'] === true || (Array.isArray(sc['type']) && sc['type'].includes('null'))) return true;
       return ((sc['oneOf'] ?? sc['anyOf'] ?? []) as Json[]).some((v) => v['type'] === 'null' || isNullable(v));
+    };
+    /** The schema a field takes when not null (`oneOf: [schema, {type: 'null'}]`, or a described `allOf: [schema]`), else the schema. */
+    const nonNull = (schema: Json | undefined): Json | undefined => {
+      const sc = resolve(schema);
+      const variants = (sc?.['oneOf'] ?? sc?.['anyOf'] ?? sc?.['allOf']) as Json[] | undefined;
+      const others = variants?.filter((v) => v['type'] !== 'null');
+      return others?.length === 1 ? nonNull(others[0]) : sc;
+    };
+    /** The field's object schema when it names its properties (a free-form object names none). */
+    const withProperties = (schema: Json | undefined): Json | undefined => {
+      const sc = nonNull(schema);
+      return sc?.['properties'] && Object.keys(sc['properties'] as Json).length > 0 ? sc : undefined;
     };
     /** A body that passes validation, from the schema (required fields only). */
     const sample = (schema: Json | undefined, depth = 0): unknown => {
@@ -203,43 +223,72 @@ describe('kb-api: edge hygiene', () => {
     /** The route's URLs: one per shape of its kind's resources, a path parameter the shape lacks set to 1. */
     const urlsOf = (path: string) =>
       path.includes('{') ? params[kindOf(path)]!.map((values) => path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? '1'))) : [path];
+    /** Whoever gets past the route's own gate, so its body is read: the public widget routes take the key, system-admin a platform admin. */
+    const credentials = (url: string): Record<string, string> => {
+      if (url === '/api/widget/user-token') return { 'x-widget-key': widget.publicKey, authorization: `Bearer ${widget.identitySecret}` };
+      if (url.startsWith('/api/widget/')) return { 'x-widget-key': widget.publicKey, origin: widget.origin };
+      return { authorization: `Bearer ${(url.startsWith('/api/system-admin/') ? platform : admin).token}` };
+    };
     const send = async (method: string, url: string, body?: unknown) => {
       const r = await fetch(`${kb.svc.url}${url}`, {
         method: method.toUpperCase(),
-        headers: { accept: 'application/json', authorization: `Bearer ${admin.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { accept: 'application/json', ...credentials(url), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await r.text();
-      return { status: r.status, errors: (r.status === 422 && text.startsWith('{') ? JSON.parse(text)['errors'] : undefined) as Record<string, string[]> | undefined };
+      const parsed = r.status >= 400 && r.status < 500 && text.startsWith('{') ? (JSON.parse(text) as Json) : undefined;
+      const errors = parsed?.['errors'];
+      return { status: r.status, errors: (errors && typeof errors === 'object' && !Array.isArray(errors) ? errors : undefined) as Record<string, string[]> | undefined };
     };
+    /** Whether a refusal names the field (`errors["filters"]`, or one of its parts, `errors["filters.date_to"]`). */
+    const naming = (errors: Record<string, string[]> | undefined, field: string) =>
+      Object.keys(errors ?? {}).some((key) => key === field || key.startsWith(`${field}.`));
     // A document to read back: list and detail routes compute over the stored settings per document.
     expect((await send('post', '/api/kb/ingest', { documents: [{ source_path: 'null-walk.md', content: '# Null walk\n\nA document.' }] })).status).toBe(202);
     const failures: string[] = [];
     let writes = 0;
     let onRealRows = 0;
+    let nested = 0;
     const ops = Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, byMethod]) => Object.entries(byMethod as Record<string, Json>).map(([method, op]) => ({ path, method, op })));
     for (const { path, method, op } of ops) {
       const s = resolve(op?.['requestBody']?.['content']?.['application/json']?.['schema']);
       const names = Object.keys((s?.['properties'] ?? {}) as Json);
       if (names.length === 0) continue;
       // Every field null at once, then each field null in an otherwise valid body: a required field
-      // refused first would hide an optional one whose null the service trips on.
+      // refused first would hide an optional one whose null the service trips on. Then, one level
+      // down, each field of an object field (or of an array's object item) null in a valid object.
       const base = (sample(s) ?? {}) as Json;
-      const bodies = [Object.fromEntries(names.map((n) => [n, null])), ...names.map((n) => ({ ...base, [n]: null }))];
+      const bodies: { body: Json; field?: string; schema?: Json }[] = [
+        { body: Object.fromEntries(names.map((n) => [n, null])) },
+        ...names.map((n) => ({ body: { ...base, [n]: null }, field: n, schema: s?.['properties']?.[n] as Json })),
+      ];
+      for (const n of names) {
+        const prop = withProperties(s?.['properties']?.[n]);
+        const items = prop ? undefined : withProperties(resolve(nonNull(s?.['properties']?.[n]))?.['items']);
+        const inner = prop ?? items;
+        if (!inner) continue;
+        for (const q of Object.keys(inner['properties'] as Json)) {
+          const seed = sample(inner);
+          const value = { ...(seed && typeof seed === 'object' && !Array.isArray(seed) ? (seed as Json) : {}), [q]: null };
+          bodies.push({ body: { ...base, [n]: items ? [value] : value }, field: items ? `${n}.0.${q}` : `${n}.${q}`, schema: inner['properties'][q] as Json });
+        }
+      }
       for (const url of urlsOf(path)) {
-        for (const [i, body] of bodies.entries()) {
+        for (const { body, field, schema } of bodies) {
           writes++;
           if (url !== path) onRealRows++;
           const { status, errors } = await send(method, url, body);
           if (status >= 500 && !(String(status) in (op['responses'] ?? {}))) failures.push(`${method.toUpperCase()} ${url} ${JSON.stringify(body)} ${status}`);
-          // null is not absence: a field the document does not mark nullable refuses it (a client that
-          // meant "clear this" learns it cannot, instead of the null being dropped without a word);
-          // one it marks nullable takes it (the refusal, if any, names another field).
-          const field = i === 0 ? undefined : names[i - 1]!;
+          // null is not absence: a field the document does not mark nullable refuses it, with a 4xx
+          // naming it (a client that meant "clear this" learns it cannot, instead of the null being
+          // dropped without a word, or hidden behind another field's refusal); one it marks nullable
+          // takes it (the refusal, if any, names another field).
           if (field === undefined) continue;
-          const nullable = isNullable(s?.['properties']?.[field]);
+          if (field.includes('.')) nested++;
+          const nullable = isNullable(schema);
           if (!nullable && status < 400) failures.push(`${method.toUpperCase()} ${url} took ${field}: null (${status})`);
-          if (nullable && errors?.[field]) failures.push(`${method.toUpperCase()} ${url} refused ${field}: null, documented nullable (${errors[field]!.join(' ')})`);
+          else if (!nullable && !naming(errors, field)) failures.push(`${method.toUpperCase()} ${url} refused ${field}: null without naming it (${status} ${Object.keys(errors ?? {}).join(', ') || 'no field'})`);
+          if (nullable && naming(errors, field)) failures.push(`${method.toUpperCase()} ${url} refused ${field}: null, documented nullable (${Object.entries(errors!).filter(([k]) => k === field || k.startsWith(`${field}.`)).flatMap(([, v]) => v).join(' ')})`);
         }
       }
     }
@@ -252,6 +301,7 @@ describe('kb-api: edge hygiene', () => {
     }
     expect(writes).toBeGreaterThan(20);
     expect(onRealRows).toBeGreaterThan(10);
+    expect(nested).toBeGreaterThan(20);
     expect(failures).toEqual([]);
     // Nulls an earlier release stored (before PUT bodies refused them) read as the defaults.
     await kb.db.query(

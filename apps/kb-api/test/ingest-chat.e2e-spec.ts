@@ -91,6 +91,20 @@ describe('kb-api ingest, worker and grounded chat', () => {
     const long = await client().call('POST', '/api/kb/ingest', { token, body: { documents: [{ source_path: 'p'.repeat(501), content: 'x' }, { source_path: 'q.md', title: 't'.repeat(256), content: 'x' }] } });
     expect(long.status).toBe(422);
     expect(Object.keys(long.body.errors).sort()).toEqual(['documents.0.source_path', 'documents.1.title']);
+    // null is not "the default project", "no title", "markdown" or "no metadata": refused by name.
+    const nulls = await client().call('POST', '/api/kb/ingest', {
+      token,
+      body: {
+        documents: [
+          { source_path: 'n0.md', content: 'x', project_key: null },
+          { source_path: 'n1.md', content: 'x', title: null },
+          { source_path: 'n2.md', content: 'x', mime_type: null },
+          { source_path: 'n3.md', content: 'x', metadata: null },
+        ],
+      },
+    });
+    expect(nulls.status).toBe(422);
+    expect(Object.keys(nulls.body.errors).sort()).toEqual(['documents.0.project_key', 'documents.1.title', 'documents.2.mime_type', 'documents.3.metadata']);
     expect((await db.query('SELECT count(*)::int AS n FROM kb_documents'))[0].n).toBe(0);
     const tooMany = await client().call('POST', '/api/kb/ingest', { token, body: { documents: Array.from({ length: 101 }, (_, i) => ({ source_path: `d${i}.md`, content: 'x' })) } });
     expect(tooMany.status).toBe(422);
@@ -227,6 +241,11 @@ describe('kb-api ingest, worker and grounded chat', () => {
     const anonymousNull = await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', anonymous: null } });
     expect(anonymousNull.status).toBe(422);
     expect(Object.keys(anonymousNull.body.errors)).toEqual(['anonymous']);
+    // Inside filters, null is not "no such filter" (filters itself may be null: no filters at all).
+    const filterNames = ['project_keys', 'tag_slugs', 'source_types', 'canonical_types', 'connector_types', 'doc_ids', 'collection_id', 'folder_globs', 'date_from', 'date_to'];
+    const nullFilters = await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', filters: Object.fromEntries(filterNames.map((f) => [f, null])) } });
+    expect(nullFilters.status).toBe(422);
+    expect(Object.keys(nullFilters.body.errors).sort()).toEqual(filterNames.map((f) => `filters.${f}`).sort());
     const dates = await client().call('POST', '/api/kb/chat', { token, body: { question: 'hello', filters: { date_from: '2026-03-02', date_to: '2026-03-01' } } });
     expect(dates.status).toBe(422);
     expect((await client().call('GET', '/api/kb/chat/anonymous-config', { token })).body).toEqual({ enabled: false });

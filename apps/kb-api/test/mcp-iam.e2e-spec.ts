@@ -105,6 +105,10 @@ describe('kb-api /mcp/kb with iam tokens (audience, identity link, DPoP, RFC 972
     const admin = new KbClient(svc.url);
     const refused = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: ada.id } });
     expect(refused).toMatchObject({ status: 422, body: { errors: { user_id: expect.any(Array) } } });
+    // null is not "iam's issuer": refused by name, nothing linked.
+    const nullIssuer = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: acmeBob.id, issuer: null } });
+    expect([nullIssuer.status, Object.keys(nullIssuer.body.errors)]).toEqual([422, ['issuer']]);
+    expect(await db.query(`SELECT 1 FROM kb_identity_links WHERE subject = 'iam-user-bob'`)).toEqual([]);
     const link = await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: acmeBob.id, issuer: issuer.issuer } });
     expect(link).toMatchObject({ status: 201, body: { data: { subject: 'iam-user-bob', user_id: acmeBob.id, issuer: issuer.issuer } } });
     expect((await admin.call('POST', '/api/admin/identity-links', { token: acmeSuper.token, body: { subject: 'iam-user-bob', user_id: acmeBob.id } })).status).toBe(409);

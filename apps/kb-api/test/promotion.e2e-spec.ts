@@ -157,6 +157,11 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     const long = await as('author', 'POST', '/api/kb/promotion/suggest', { transcript: 't'.repeat(50_001) });
     expect(long.status).toBe(422);
     expect(Object.keys(long.body.errors)).toEqual(['transcript']);
+    // null is not "no project" nor "no slugs": refused by name before the model is asked.
+    const asked = llm.calls.length;
+    const nulls = await as('author', 'POST', '/api/kb/promotion/suggest', { transcript, project_key: null, existing_slugs: null });
+    expect([nulls.status, Object.keys(nulls.body.errors).sort()]).toEqual([422, ['existing_slugs', 'project_key']]);
+    expect(llm.calls.length).toBe(asked);
 
     llm.reply({ status: 500 });
     const down = await as('author', 'POST', '/api/kb/promotion/suggest', { transcript });
@@ -174,6 +179,9 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     const noProject = await as('author', 'POST', '/api/kb/promotion/promote', { markdown: draft('x-y') });
     expect(noProject.status).toBe(422);
     expect(Object.keys(noProject.body.errors)).toEqual(['project_key']);
+    // null is not "the frontmatter title": refused by name, nothing paused.
+    const nullTitle = await as('author', 'POST', '/api/kb/promotion/promote', { project_key: 'ops', markdown: draft('null-title'), title: null });
+    expect([nullTitle.status, Object.keys(nullTitle.body.errors)]).toEqual([422, ['title']]);
     expect(await count('kb_promotion_approvals')).toBe(0);
     expect((await new KbClient(svc.url).call('POST', '/api/kb/promotion/promote', { body: { project_key: 'ops', markdown: draft('x') } })).status).toBe(401);
   });
@@ -221,6 +229,13 @@ describe('kb-api promotion: human-gated path to canonical storage', () => {
     const missing = await as('editor', 'POST', approval.approve_path, {});
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.errors)).toEqual(['token']);
+    // null is not "the caller" nor "no reason" nor "the ?token= one": refused by name, before any decision or audit.
+    const nullActor = await as('editor', 'POST', approval.approve_path, { token: approval.token, actor: null });
+    expect([nullActor.status, Object.keys(nullActor.body.errors)]).toEqual([422, ['actor']]);
+    const nullToken = await as('editor', 'POST', `${approval.approve_path}?token=${approval.token}`, { token: null });
+    expect([nullToken.status, Object.keys(nullToken.body.errors)]).toEqual([422, ['token']]);
+    const nullReject = await as('editor', 'POST', approval.reject_path, { token: approval.token, actor: null, reason: null });
+    expect([nullReject.status, Object.keys(nullReject.body.errors).sort()]).toEqual([422, ['actor', 'reason']]);
     expect((await as('editor', 'POST', '/api/kb/promotion/00000000-0000-4000-8000-000000000000/approve', { token: approval.token })).body.error).toBe('forbidden');
     expect((await as('editor', 'POST', '/api/kb/promotion/not-a-uuid/approve', { token: approval.token })).body.error).toBe('forbidden');
     const foreign = await as('outsider', 'POST', approval.approve_path, { token: approval.token });

@@ -111,6 +111,9 @@ describe('POST /api/kb/retrieve', () => {
       expect({ body, status: r.status }).toEqual({ body, status: 422 });
       expect(r.body.errors).toEqual(expect.any(Object));
     }
+    // A filter sent null is refused by name (null is not "no such filter"; only filters itself takes null).
+    const nulled = await retrieve({ query: 'keys', filters: { project_keys: null, collection_id: null } });
+    expect([nulled.status, Object.keys(nulled.body.errors).sort()]).toEqual([422, ['filters.collection_id', 'filters.project_keys']]);
     const dates = await retrieve({ query: 'keys', filters: { date_from: '2026-03-02', date_to: '2026-03-01' } });
     expect(dates.status).toBe(422);
     expect(Object.keys(dates.body.errors)).toEqual(['filters.date_to']);

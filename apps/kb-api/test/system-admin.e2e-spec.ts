@@ -270,6 +270,20 @@ describe('kb-api /api/system-admin/tenants', () => {
     });
     expect(nested.status).toBe(422);
     expect(Object.keys(nested.body.errors).sort()).toEqual(['admin.email', 'admin.name', 'admin.password']);
+
+    // null is not "no first admin" nor "the default role": refused by name, nothing made.
+    const noAdmin = await as(platform, 'POST', '/api/system-admin/tenants', { body: { id: 'half', name: 'Half', admin: null } });
+    expect([noAdmin.status, Object.keys(noAdmin.body.errors)]).toEqual([422, ['admin']]);
+    const noRole = await as(platform, 'POST', '/api/system-admin/tenants', {
+      body: { id: 'half', name: 'Half', admin: { name: 'Dan', email: 'dan@half.test', password: 'long enough pw', role: null } },
+    });
+    expect([noRole.status, Object.keys(noRole.body.errors)]).toEqual([422, ['admin.role']]);
+    expect(await db.query(`SELECT id FROM kb_tenants WHERE id = 'half'`)).toEqual([]);
+    const nullRole = await as(platform, 'POST', '/api/system-admin/tenants/umbrella/admins', {
+      body: { name: 'Dan', email: 'dan@umbrella.test', password: 'long enough pw', role: null },
+    });
+    expect([nullRole.status, Object.keys(nullRole.body.errors)]).toEqual([422, ['role']]);
+    expect(await db.query(`SELECT id FROM kb_users WHERE email_key IN ('dan@half.test', 'dan@umbrella.test')`)).toEqual([]);
   });
 
   it('lets a platform admin act in another tenant and records each request; the audit pages and filters', async () => {

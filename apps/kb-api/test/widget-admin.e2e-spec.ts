@@ -58,6 +58,31 @@ describe('kb-api widget keys admin', () => {
     const refs = await api('POST', '/api/admin/widget-keys', superAdmin.token, { label: 'k', project_key: 'nope', skill: 'unknown@1' });
     expect(refs.status).toBe(422);
     expect(Object.keys(refs.body.errors).sort()).toEqual(['project_key', 'skill']);
+    // null is not "the default" (empty origins, 60 a minute, off, the default skill or theme colour): refused by name.
+    const nulls = await api('POST', '/api/admin/widget-keys', superAdmin.token, {
+      label: 'k',
+      project_key: 'docs',
+      allowed_origins: null,
+      rate_limit: null,
+      skill: null,
+      host_tools_enabled: null,
+      user_auth_enabled: null,
+      theme: { accent: null, background: null, fontFamily: null, launcherShape: null, position: null, title: null },
+    });
+    expect(nulls.status).toBe(422);
+    expect(Object.keys(nulls.body.errors).sort()).toEqual([
+      'allowed_origins',
+      'host_tools_enabled',
+      'rate_limit',
+      'skill',
+      'theme.accent',
+      'theme.background',
+      'theme.fontFamily',
+      'theme.launcherShape',
+      'theme.position',
+      'theme.title',
+      'user_auth_enabled',
+    ]);
     expect((await db.query('SELECT count(*)::int AS n FROM kb_widget_keys'))[0].n).toBe(0);
   });
 
@@ -111,6 +136,9 @@ describe('kb-api widget keys admin', () => {
     const nulls = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { label: null, rate_limit: null, identity_credential_version: 1 });
     expect(nulls.status).toBe(422);
     expect(Object.keys(nulls.body.errors).sort()).toEqual(['label', 'rate_limit']);
+    const moreNulls = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { project_key: null, skill: null, active: null, theme: { title: null }, identity_credential_version: 1 });
+    expect([moreNulls.status, Object.keys(moreNulls.body.errors).sort()]).toEqual([422, ['active', 'project_key', 'skill', 'theme.title']]);
+    expect((await api('GET', `/api/admin/widget-keys/${id}`, superAdmin.token)).body.data).toMatchObject({ label: 'Versioned', project_key: 'docs', active: true, theme: {}, identity_credential_version: 1 });
 
     const disabled = await api('PATCH', `/api/admin/widget-keys/${id}`, superAdmin.token, { active: false, rate_limit: 5, identity_credential_version: 1 });
     expect(disabled.status).toBe(200);

@@ -142,6 +142,27 @@ describe('kb-api public widget API', () => {
     expect((await browser('POST', `/api/widget/sessions/${s.body.session.id}/step`, { snapshot, message: 'again' })).body.error).toBe('session_closed');
   });
 
+  it('refuses null for an optional field with 422 naming it (null is not "no message", "no page", "any session", "the key\'s locale", "no result" or "no arguments"); nothing is started, minted or stepped', async () => {
+    const s = await browser('POST', '/api/widget/sessions/start', { snapshot });
+    expect(s.status).toBe(200);
+    const count = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
+    const [sessions, tokens] = [await count('kb_widget_sessions'), await count('kb_widget_tokens')];
+    const [{ step_count: steps }] = await db.query('SELECT step_count FROM kb_widget_sessions WHERE id = $1', [s.body.session.id]);
+    const refusals: Array<[ReturnType<typeof call>, string[]]> = [
+      [browser('POST', '/api/widget/sessions/start', { snapshot, message: null, page_url: null }), ['message', 'page_url']],
+      [browser('POST', `/api/widget/sessions/${s.body.session.id}/step`, { snapshot, message: null, tool_result: null }), ['message', 'tool_result']],
+      [browser('POST', `/api/widget/sessions/${s.body.session.id}/exec-tool`, { tool: 'kb_search', args: null }), ['args']],
+      [browser('POST', '/api/widget/session-token', { session_id: null }), ['session_id']],
+      [call('POST', '/api/widget/user-token', { key: key.public_key, bearer: key.identity_secret, body: { subject: 'user-9', origin: SITE, locale: null } }), ['locale']],
+    ];
+    for (const [refused, fields] of refusals) {
+      const r = await refused;
+      expect([r.status, Object.keys(r.body.errors ?? {}).sort()]).toEqual([422, fields]);
+    }
+    expect([await count('kb_widget_sessions'), await count('kb_widget_tokens')]).toEqual([sessions, tokens]);
+    expect((await db.query('SELECT step_count FROM kb_widget_sessions WHERE id = $1', [s.body.session.id]))[0].step_count).toBe(steps);
+  });
+
   it('proposes the search tool, runs it through the firewall, and reports a refusal without running it', async () => {
     const s = await browser('POST', '/api/widget/sessions/start', { snapshot, message: '/search refund card' });
     expect(s.body).toMatchObject({

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -21,7 +22,7 @@ export class CreateIdentityLinkDto {
 
   /** The token issuer; default iam's (IAM_ISSUER). */
   @ApiPropertyOptional({ format: 'uri', maxLength: 500, description: 'Default: IAM_ISSUER' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'The issuer field must be a valid URL.' })
   @MaxLength(500, { message: 'The issuer field must not be greater than 500 characters.' })
   issuer?: string;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { PageParamsDto, PageQueryDto } from '../admin/pagination';
@@ -30,7 +31,7 @@ export class TenantAdminDto {
   password!: string;
 
   @ApiPropertyOptional({ enum: TENANT_ADMIN_ROLES, default: 'super-admin' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(TENANT_ADMIN_ROLES, { message: 'The selected role is invalid (super-admin or admin).' })
   role?: TenantAdminRole;
 }
@@ -50,7 +51,7 @@ export class CreateTenantDto {
 
   /** Optional: the tenant's first admin, created in the same transaction as the tenant. */
   @ApiPropertyOptional({ type: () => TenantAdminDto, description: "The tenant's first admin, created in the same transaction" })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The admin field must be an object.' })
   @ValidateNested()
   @Type(() => TenantAdminDto)

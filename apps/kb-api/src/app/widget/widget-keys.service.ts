@@ -81,14 +81,11 @@ export class WidgetKeysService {
     if (!current) throw notFound();
     await this.checkReferences(tenantId, dto.project_key, dto.skill);
     if (dto.active === true && current.revoked_at) throw new KbValidationError({ active: ['A revoked widget key cannot be enabled again.'] });
+    // Every field absent keeps its value; null never gets here (the body refuses it by name).
     const changes: KeyChanges = {};
-    const nulled: Record<string, string[]> = {};
     for (const f of ['label', 'project_key', 'allowed_origins', 'rate_limit', 'skill', 'host_tools_enabled', 'user_auth_enabled', 'active'] as const) {
-      // Only the skill may be cleared (back to the default); the other columns always hold a value.
-      if (dto[f] === null && f !== 'skill') nulled[f] = [`The ${f.replace(/_/g, ' ')} field must not be null.`];
-      else if (dto[f] !== undefined) changes[f] = dto[f];
+      if (dto[f] !== undefined) changes[f] = dto[f];
     }
-    if (Object.keys(nulled).length > 0) throw new KbValidationError(nulled);
     if (dto.theme !== undefined) changes.theme = { ...dto.theme };
     const row = await this.keys.update(tenantId, id, changes, { expectedVersion: dto.identity_credential_version, bumpVersion: true });
     if (!row) throw (await this.keys.find(tenantId, id)) ? conflict() : notFound();

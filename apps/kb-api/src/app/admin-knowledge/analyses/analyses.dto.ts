@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto, trimmed } from '../../admin/pagination';
 
@@ -14,7 +15,7 @@ export class RunAnalysisDto {
   project_key!: string;
 
   @ApiPropertyOptional({ enum: ANALYSIS_KINDS, default: 'coverage' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsIn(ANALYSIS_KINDS, { message: `The selected kind is invalid (one of ${ANALYSIS_KINDS.join(', ')}).` })
   kind?: (typeof ANALYSIS_KINDS)[number];
 }

@@ -51,7 +51,7 @@ export class CreateConnectorDto {
   kind!: (typeof CONNECTOR_KINDS)[number];
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120, description: 'Project of the documents; default KB_INGEST_DEFAULT_PROJECT' })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The project key field must be a string.' })
   @IsNotEmpty({ message: 'The project key field must not be empty.' })
@@ -63,7 +63,7 @@ export class CreateConnectorDto {
   config!: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: 'boolean', default: true })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean({ message: 'The enabled field must be true or false.' })
   enabled?: boolean;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -7,7 +8,6 @@ import {
   IsArray,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -29,7 +29,7 @@ export class ReviewColumnDto {
   question!: string;
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120, description: 'Default: the question' })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The label must be a string.' })
   @IsNotEmpty({ message: 'The label must not be empty.' })
@@ -54,7 +54,7 @@ export class CreateTabularReviewDto {
     items: { type: 'integer', minimum: 1 },
     description: 'Exactly one of document_ids and project_key',
   })
-  @IsOptional()
+  @UnlessAbsent()
   @IsArray({ message: 'The document ids field must be a list.' })
   @ArrayMinSize(1, { message: 'The document ids field must list at least one document.' })
   @ArrayMaxSize(MAX_REVIEW_DOCUMENTS, { message: `The document ids field must not have more than ${MAX_REVIEW_DOCUMENTS} items.` })
@@ -65,7 +65,7 @@ export class CreateTabularReviewDto {
   document_ids?: number[];
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120, description: `At most ${MAX_REVIEW_DOCUMENTS} documents` })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The project key field must be a string.' })
   @IsNotEmpty({ message: 'The project key field must not be empty.' })

@@ -75,7 +75,7 @@ export class CreateUserDto {
   password!: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, uniqueItems: true, maxItems: ROLES.length, default: [], description: 'Roles in the active tenant' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsArray({ message: ROLE_LIST })
   @ArrayMaxSize(ROLES.length)
   @ArrayUnique({ message: 'The roles field has a duplicate value.' })
@@ -83,7 +83,7 @@ export class CreateUserDto {
   roles?: Role[];
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean({ message: 'The active field must be true or false.' })
   active?: boolean;
 }

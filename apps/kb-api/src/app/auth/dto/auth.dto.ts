@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { IsEmailAddress } from '../../validation/email-address';
 
 /** Body of forgot-password, and the email every other credential body carries. */
@@ -16,12 +17,12 @@ export class ForgotPasswordDto {
 /** A second factor: a current TOTP code or an unused recovery code. */
 export class TwoFactorCodeDto {
   @ApiPropertyOptional({ pattern: '^\\d{6}$', description: 'A current TOTP code', example: '123456' })
-  @IsOptional()
+  @UnlessAbsent()
   @Matches(/^\d{6}$/, { message: 'The code must be 6 digits.' })
   code?: string;
 
   @ApiPropertyOptional({ maxLength: 64, description: 'An unused recovery code, instead of `code`' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(64)
   recovery_code?: string;
@@ -40,14 +41,14 @@ class CredentialsDto extends IntersectionType(PasswordDto, TwoFactorCodeDto) {}
 
 export class LoginDto extends CredentialsDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @UnlessAbsent()
   @IsBoolean()
   remember?: boolean;
 }
 
 export class TokenIssueDto extends CredentialsDto {
   @ApiPropertyOptional({ maxLength: 120, default: 'desktop-demo', description: 'Names the token in the account\'s token list' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(120, { message: 'The device name may not be greater than 120 characters.' })
   device_name?: string;

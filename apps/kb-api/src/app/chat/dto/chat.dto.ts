@@ -21,43 +21,43 @@ import { ApiPropertySchema, nullable } from '../../api-docs';
 
 export class ChatFiltersDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 120 }, description: 'Only these projects' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(120, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(120, { each: true })
   project_keys?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 120 }, description: 'Only documents with one of these tags' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(120, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(120, { each: true })
   tag_slugs?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 20, items: { type: 'string', maxLength: 40 }, description: 'Only these source types' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
   source_types?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 20, items: { type: 'string', maxLength: 40 }, description: 'Only these canonical document types' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
   canonical_types?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 20, items: { type: 'string', maxLength: 40 }, description: 'Only documents from these connectors' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(40, { each: true })
   connector_types?: string[];
 
   @ApiPropertyOptional({ type: [Number], maxItems: 1000, items: { type: 'integer', minimum: 1, maximum: ROW_ID_MAX }, description: 'Only these documents' })
-  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) @Min(1, { each: true }) @Max(ROW_ID_MAX, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) @Min(1, { each: true }) @Max(ROW_ID_MAX, { each: true })
   doc_ids?: number[];
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ROW_ID_MAX, description: 'Only documents of this collection' })
-  @IsOptional() @IsInt() @Min(1) @Max(ROW_ID_MAX)
+  @UnlessAbsent() @IsInt() @Min(1) @Max(ROW_ID_MAX)
   collection_id?: number;
 
   @ApiPropertyOptional({ type: [String], maxItems: 20, items: { type: 'string', maxLength: 500 }, description: 'Only documents whose source path matches one of these globs' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(500, { each: true })
+  @UnlessAbsent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(500, { each: true })
   folder_globs?: string[];
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Strict ISO 8601' })
-  @IsOptional() @IsDateString({ strict: true })
+  @UnlessAbsent() @IsDateString({ strict: true })
   date_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Strict ISO 8601, not before date_from' })
-  @IsOptional() @IsDateString({ strict: true })
+  @UnlessAbsent() @IsDateString({ strict: true })
   date_to?: string;
 }
 

@@ -7,7 +7,6 @@ import {
   IsArray,
   IsBoolean,
   IsNotEmpty,
-  IsOptional,
   IsString,
   MaxLength,
   ValidateNested,
@@ -16,7 +15,7 @@ import {
 export class DocumentReferenceDto {
   /** Defaults to the default ingest project, as at ingest. */
   @ApiPropertyOptional({ maxLength: 120, description: 'Default: the default ingest project, as at ingest' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(120)
   project_key?: string;

@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnlessAbsent } from '@platform/observability';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 export class IngestDocumentDto {
   @ApiPropertyOptional({ maxLength: 120, description: 'Default: KB_INGEST_DEFAULT_PROJECT' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(120)
   project_key?: string;
@@ -16,13 +17,13 @@ export class IngestDocumentDto {
   source_path!: string;
 
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(255)
   title?: string;
 
   @ApiPropertyOptional({ maxLength: 255, default: 'text/markdown' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(255)
   mime_type?: string;
@@ -35,7 +36,7 @@ export class IngestDocumentDto {
   content!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { UnlessAbsent } from '@platform/observability';
+import { ArrayMaxSize, IsArray, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { trimmed } from '../../admin/pagination';
 
 export class SuggestDto {
@@ -10,14 +11,14 @@ export class SuggestDto {
   transcript!: string;
 
   @ApiPropertyOptional({ maxLength: 120 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString()
   @MaxLength(120)
   project_key?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: 1000, items: { type: 'string', maxLength: 200 }, description: 'Slugs never proposed' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsArray()
   @ArrayMaxSize(1000)
   @IsString({ each: true })
@@ -48,7 +49,7 @@ export class PromoteDto {
   markdown!: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 255, description: 'Default: the frontmatter title, else the first heading, else the slug' })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString()
   @IsNotEmpty()
@@ -59,13 +60,13 @@ export class PromoteDto {
 /** The token may come in the body or as `?token=` (a link); `actor` names the human for the audit. */
 export class ApproveDto {
   @ApiPropertyOptional({ maxLength: 200, description: 'The approval token, unless sent as `?token=`' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(200)
   token?: string;
 
   @ApiPropertyOptional({ maxLength: 255, description: 'Name recorded in the audit' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(255)
   actor?: string;
@@ -73,7 +74,7 @@ export class ApproveDto {
 
 export class RejectDto extends ApproveDto {
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString()
   @MaxLength(500)
   reason?: string;

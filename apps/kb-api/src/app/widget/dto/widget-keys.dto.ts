@@ -28,28 +28,28 @@ const ORIGIN_MESSAGE = 'Each allowed origin must be a scheme and host such as ht
 
 export class WidgetThemeDto {
   @ApiPropertyOptional({ type: 'string', description: 'Hex colour' })
-  @IsOptional() @IsHexColor({ message: 'The theme accent must be a hex colour.' })
+  @UnlessAbsent() @IsHexColor({ message: 'The theme accent must be a hex colour.' })
   accent?: string;
 
   @ApiPropertyOptional({ type: 'string', description: 'Hex colour' })
-  @IsOptional() @IsHexColor({ message: 'The theme background must be a hex colour.' })
+  @UnlessAbsent() @IsHexColor({ message: 'The theme background must be a hex colour.' })
   background?: string;
 
   @ApiPropertyOptional({ type: 'string', maxLength: 200 })
-  @IsOptional() @IsString() @MaxLength(200, { message: 'The theme font family must not be greater than 200 characters.' })
+  @UnlessAbsent() @IsString() @MaxLength(200, { message: 'The theme font family must not be greater than 200 characters.' })
   @Matches(/^[\w\s,'"-]*$/, { message: 'The theme font family may hold only font names, quotes, commas and spaces.' })
   fontFamily?: string;
 
   @ApiPropertyOptional({ enum: LAUNCHER_SHAPES })
-  @IsOptional() @IsIn(LAUNCHER_SHAPES, { message: `The theme launcher shape must be one of ${LAUNCHER_SHAPES.join(', ')}.` })
+  @UnlessAbsent() @IsIn(LAUNCHER_SHAPES, { message: `The theme launcher shape must be one of ${LAUNCHER_SHAPES.join(', ')}.` })
   launcherShape?: string;
 
   @ApiPropertyOptional({ enum: WIDGET_POSITIONS })
-  @IsOptional() @IsIn(WIDGET_POSITIONS, { message: `The theme position must be one of ${WIDGET_POSITIONS.join(', ')}.` })
+  @UnlessAbsent() @IsIn(WIDGET_POSITIONS, { message: `The theme position must be one of ${WIDGET_POSITIONS.join(', ')}.` })
   position?: string;
 
   @ApiPropertyOptional({ type: 'string', maxLength: 80 })
-  @IsOptional() @IsString() @MaxLength(80, { message: 'The theme title must not be greater than 80 characters.' })
+  @UnlessAbsent() @IsString() @MaxLength(80, { message: 'The theme title must not be greater than 80 characters.' })
   title?: string;
 }
 
@@ -61,7 +61,7 @@ class WidgetKeyFieldsDto {
     items: { type: 'string', pattern: ORIGIN.source },
     description: 'scheme://host[:port]; stored lowercased without trailing slash; empty denies every origin',
   })
-  @IsOptional()
+  @UnlessAbsent()
   @origins()
   @IsArray({ message: 'The allowed origins field must be an array.' })
   @ArrayMaxSize(50, { message: 'The allowed origins field must not have more than 50 items.' })
@@ -70,24 +70,24 @@ class WidgetKeyFieldsDto {
   allowed_origins?: string[];
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 60, description: 'Requests a minute per key and client IP' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsInt({ message: 'The rate limit field must be an integer.' })
   @Min(1, { message: 'The rate limit field must be between 1 and 1000.' })
   @Max(1000, { message: 'The rate limit field must be between 1 and 1000.' })
   rate_limit?: number;
 
   @ApiPropertyOptional({ type: 'string', pattern: SKILL_SHAPE.source, description: 'name@N: kb-assistant@1 (default) or kb-search@1' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString({ message: 'The skill field must be a string like name@1.' })
   @Matches(SKILL_SHAPE, { message: 'The skill field must look like name@1.' })
   skill?: string;
 
   @ApiPropertyOptional({ type: 'boolean', default: false })
-  @IsOptional() @IsBoolean({ message: 'The host tools enabled field must be true or false.' })
+  @UnlessAbsent() @IsBoolean({ message: 'The host tools enabled field must be true or false.' })
   host_tools_enabled?: boolean;
 
   @ApiPropertyOptional({ type: 'boolean', default: false })
-  @IsOptional() @IsBoolean({ message: 'The user auth enabled field must be true or false.' })
+  @UnlessAbsent() @IsBoolean({ message: 'The user auth enabled field must be true or false.' })
   user_auth_enabled?: boolean;
 
   /** The whole theme: an update replaces it, `{}` is the defaults; null is refused (422). */
@@ -124,7 +124,7 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   identity_credential_version!: number;
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The label field must be a string.' })
   @IsNotEmpty({ message: 'The label field must not be empty.' })
@@ -132,7 +132,7 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   label?: string;
 
   @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 120 })
-  @IsOptional()
+  @UnlessAbsent()
   @trimmed()
   @IsString({ message: 'The project key field must be a string.' })
   @IsNotEmpty({ message: 'The project key field must not be empty.' })
@@ -140,7 +140,7 @@ export class UpdateWidgetKeyDto extends WidgetKeyFieldsDto {
   project_key?: string;
 
   @ApiPropertyOptional({ type: 'boolean' })
-  @IsOptional() @IsBoolean({ message: 'The active field must be true or false.' })
+  @UnlessAbsent() @IsBoolean({ message: 'The active field must be true or false.' })
   active?: boolean;
 }
 

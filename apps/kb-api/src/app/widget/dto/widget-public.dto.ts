@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { UnlessAbsent } from '@platform/observability';
 import { MAX_SNAPSHOT_BYTES } from '../widget-catalog';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, IsUUID, Matches, MaxLength } from 'class-validator';
@@ -17,7 +18,7 @@ const HostSnapshot = () =>
 const VisitorMessage = () =>
   applyDecorators(
     ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: 10000 }),
-    IsOptional(),
+    UnlessAbsent(),
     trimmed(),
     MaxLength(10_000, { message: 'The message field must not be greater than 10000 characters.' }),
     IsNotEmpty({ message: 'The message field must not be empty.' }),
@@ -34,7 +35,7 @@ export class SetupQueryDto {
 
 export class SessionTokenDto {
   @ApiPropertyOptional({ type: 'string', format: 'uuid', description: 'Open only this session, with its identity' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsUUID('all', { message: 'The session id field must be a widget session id.' })
   session_id?: string;
 }
@@ -47,7 +48,7 @@ export class StartSessionDto {
   message?: string;
 
   @ApiPropertyOptional({ type: 'string', format: 'uri', maxLength: 2000 })
-  @IsOptional()
+  @UnlessAbsent()
   @IsUrl(URL_OPTIONS, { message: 'The page url field must be an http(s) URL.' })
   @MaxLength(2000, { message: 'The page url field must not be greater than 2000 characters.' })
   page_url?: string;
@@ -62,7 +63,7 @@ export class StepDto {
 
   /** The outcome of a host tool the page ran for the last tool_call. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The result of the host tool the last tool_call asked for' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The tool result field must be an object.' })
   tool_result?: Record<string, unknown>;
 }
@@ -75,7 +76,7 @@ export class ExecToolDto {
   tool!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @UnlessAbsent()
   @IsObject({ message: 'The args field must be an object.' })
   args?: Record<string, unknown>;
 }
@@ -95,7 +96,7 @@ export class UserTokenDto {
   origin!: string;
 
   @ApiPropertyOptional({ type: 'string', pattern: '^[a-z]{2}(-[A-Z]{2})?$' })
-  @IsOptional()
+  @UnlessAbsent()
   @IsString({ message: 'The locale field must be a string.' })
   @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'The locale field must look like en or en-GB.' })
   locale?: string;
