@@ -5,7 +5,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
-  IsDateString,
   IsInt,
   IsNotEmpty,
   IsObject,
@@ -18,6 +17,7 @@ import {
 } from 'class-validator';
 import { ROW_ID_MAX } from '../../admin/pagination';
 import { ApiPropertySchema, nullable } from '../../api-docs';
+import { IsDateInput } from '../../validation/date-input';
 
 export class ChatFiltersDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 120 }, description: 'Only these projects' })
@@ -52,12 +52,12 @@ export class ChatFiltersDto {
   @UnlessAbsent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @MaxLength(500, { each: true })
   folder_globs?: string[];
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Strict ISO 8601' })
-  @UnlessAbsent() @IsDateString({ strict: true })
+  @ApiPropertyOptional({ format: 'date-time', description: 'A full date (YYYY-MM-DD) or a date-time with its time zone; documents updated on or after the day it names' })
+  @UnlessAbsent() @IsDateInput('date from')
   date_from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Strict ISO 8601, not before date_from' })
-  @UnlessAbsent() @IsDateString({ strict: true })
+  @ApiPropertyOptional({ format: 'date-time', description: 'A full date (YYYY-MM-DD) or a date-time with its time zone, not before date_from; documents updated on or before the day it names' })
+  @UnlessAbsent() @IsDateInput('date to')
   date_to?: string;
 }
 
