@@ -63,4 +63,19 @@ describe('kb-api: chat filters follow one set of rules on every route that takes
     const created = new Set(['a conversation message', 'a new preset']);
     expect(await refusals({ date_from: '2026-01-01', date_to: '2026-11-27T22:49:12.182+01:00' })).toEqual(routes.map(([name]) => [name, created.has(name) ? 201 : 200, []]));
   });
+
+  it('refuses date_to before date_from by the day each names, a preset as the chat does', async () => {
+    for (const [date_from, date_to] of [['2026-02-01', '2026-01-01'], ['2026-02-01T00:30:00+05:00', '2026-01-31T23:00:00Z'], ['2026-02-01', '2026-01-31T23:59:59-14:00']]) {
+      expect([date_from, date_to, await refusals({ date_from, date_to })]).toEqual([date_from, date_to, everywhere(422, ['filters.date_to'])]);
+    }
+    const r = await as('POST', '/api/chat-filter-presets', { name: 'backwards', filters: { date_from: '2026-02-01', date_to: '2026-01-01' } });
+    expect(r.body.errors).toEqual({ 'filters.date_to': ['The end date must be on or after the start date.'] });
+    // The same day twice (whatever the times) is a one-day range, on every route.
+    const created = new Set(['a conversation message', 'a new preset']);
+    expect(await refusals({ date_from: '2026-02-01T18:00:00Z', date_to: '2026-02-01T09:00:00Z' })).toEqual(routes.map(([name]) => [name, created.has(name) ? 201 : 200, []]));
+    // The preset kept the last filters it was given, never refused ones.
+    const saved = (await as('GET', '/api/chat-filter-presets')).body.data.find((p: { id: number }) => p.id === preset);
+    expect(saved.filters).toEqual({ date_from: '2026-02-01T18:00:00Z', date_to: '2026-02-01T09:00:00Z' });
+  });
 });
+

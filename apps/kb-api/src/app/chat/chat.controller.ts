@@ -45,9 +45,6 @@ export class ChatController {
   @LeanRoute({ accepts: hasMediaType('application/json') })
   async ask(@Body() body: ChatRequestDto, @Req() req: KbRequest, @Res({ passthrough: true }) res: Response) {
     if (body.anonymous && !this.anonymousEnabled) throw new KbValidationError({ anonymous: ['Anonymous chat is not enabled.'] });
-    if (body.filters?.date_from && body.filters.date_to && body.filters.date_to < body.filters.date_from) {
-      throw new KbValidationError({ 'filters.date_to': ['The end date must be on or after the start date.'] });
-    }
     res.setHeader('X-AI-Disclosure', AI_DISCLOSURE);
     const p = req.kbPrincipal!;
     const userId = body.anonymous ? null : p.userId;

@@ -66,9 +66,6 @@ export class ConversationsService {
   /** Asks the question in the conversation's project and keeps the turn; a failed answer keeps nothing. */
   async ask(tenantId: string, userId: string, id: string, content: string, filters?: ChatFiltersDto | null) {
     const owned = await this.owned(tenantId, userId, id);
-    if (filters?.date_from && filters.date_to && filters.date_to < filters.date_from) {
-      throw new KbValidationError({ 'filters.date_to': ['The end date must be on or after the start date.'] });
-    }
     const answer = await this.chat.answer(tenantId, userId, { question: content, project_key: owned.project_key ?? undefined, filters });
     const reply = await this.conversations.addTurn(tenantId, id, content, answer.answer, assistantMetadata(answer));
     return { ...message(reply), confidence: answer.confidence, refusal_reason: answer.refusal_reason };

@@ -6,7 +6,6 @@ import { ApiSignedIn } from '../api-docs/signed-in';
 import { TokenAbilityGate } from '../auth/gates';
 import type { KbRequest } from '../auth/kb-principal';
 import { OutputGuard } from '../chat/output-guard';
-import { KbValidationError } from '../errors/kb-errors';
 import { RetrieveAnswer, RetrieveRequestDto } from './dto/retrieve.dto';
 import { RetrievalService } from './retrieval.service';
 import { snippetOf } from './snippet';
@@ -36,9 +35,6 @@ export class RetrieveController {
   // The hot read of the knowledge base: a JSON body takes the lean request path (same guards, pipes and reply, less per-request machinery).
   @LeanRoute({ accepts: hasMediaType('application/json') })
   async retrieve(@Body() body: RetrieveRequestDto, @Req() req: KbRequest): Promise<RetrieveAnswer> {
-    if (body.filters?.date_from && body.filters.date_to && body.filters.date_to < body.filters.date_from) {
-      throw new KbValidationError({ 'filters.date_to': ['The end date must be on or after the start date.'] });
-    }
     const started = performance.now();
     const found = await this.retrieval.ranked(req.kbPrincipal!.tenantId, body.query, { ...body.filters }, body.top_k ?? DEFAULT_TOP_K);
     // Titles and snippets are document text shown to a person or a model: the same output

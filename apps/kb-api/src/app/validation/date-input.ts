@@ -1,4 +1,4 @@
-import { ValidateBy, ValidationOptions } from 'class-validator';
+import { ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /**
  * A full date, or a full date-time with its time zone: `2026-11-27`, `2026-11-27T22:49Z`,
@@ -42,4 +42,24 @@ export const dateInputMessage = (field: string) =>
  */
 export function IsDateInput(field: string, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isDateInput', validator: { validate: (value: unknown) => isDateInput(value) } }, { message: dateInputMessage(field), ...options });
+}
+
+/**
+ * A date input whose day is not before the day of the object's `start` date input (a range by
+ * day, as the chat filters apply it). Either one absent or malformed is left to its own rules.
+ */
+export function IsNotBeforeDayOf(start: string, message: string, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isNotBeforeDayOf',
+      constraints: [start],
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const from = (args?.object as Record<string, unknown> | undefined)?.[start];
+          return !isDateInput(value) || !isDateInput(from) || dayOf(value) >= dayOf(from);
+        },
+      },
+    },
+    { message, ...options },
+  );
 }

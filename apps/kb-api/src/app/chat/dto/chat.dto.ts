@@ -17,8 +17,12 @@ import {
 } from 'class-validator';
 import { ROW_ID_MAX } from '../../admin/pagination';
 import { ApiPropertySchema, nullable } from '../../api-docs';
-import { IsDateInput } from '../../validation/date-input';
+import { IsDateInput, IsNotBeforeDayOf } from '../../validation/date-input';
 
+/**
+ * The chat's filters, one class wherever they are taken (chat, retrieve, a conversation's message,
+ * a chat-filter preset): every rule, the date order included, is here and nowhere else.
+ */
 export class ChatFiltersDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50, items: { type: 'string', maxLength: 120 }, description: 'Only these projects' })
   @UnlessAbsent() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(120, { each: true })
@@ -57,7 +61,7 @@ export class ChatFiltersDto {
   date_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'A full date (YYYY-MM-DD) or a date-time with its time zone, not before date_from; documents updated on or before the day it names' })
-  @UnlessAbsent() @IsDateInput('date to')
+  @UnlessAbsent() @IsDateInput('date to') @IsNotBeforeDayOf('date_from', 'The end date must be on or after the start date.')
   date_to?: string;
 }
 
