@@ -4,6 +4,7 @@ import { ListContentGapsQueryDto } from '../admin-knowledge/content-gaps/content
 import { KbHealthQueryDto } from '../admin-knowledge/inventory/inventory.dto';
 import { TimeseriesQueryDto } from '../admin-knowledge/metrics/metrics.dto';
 import { ListNotificationsQuery } from '../notifications/dto/notifications.dto';
+import { ListWidgetSessionsQueryDto } from '../widget/dto/widget-keys.dto';
 import { PageQueryDto } from './pagination';
 
 const pipe = createValidationPipe();
@@ -36,6 +37,7 @@ describe('query integers', () => {
       [ApplicationLogQueryDto, 'status', '500'],
       [ListNotificationsQuery, 'per_page', '20'],
       [ListNotificationsQuery, 'page', '2'],
+      [ListWidgetSessionsQueryDto, 'key', '7'],
     ];
     for (const [dto, field, fine, base = {}] of cases) {
       expect([dto.name, field, await read(dto, { ...base, [field]: '1e2' })]).toEqual([dto.name, field, { fields: [field] }]);

@@ -18,7 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { INT4_MAX, PageQueryDto, ROW_ID_MAX, trimmed } from '../../admin/pagination';
+import { INT4_MAX, PageQueryDto, queryInteger, ROW_ID_MAX, trimmed } from '../../admin/pagination';
 import { LAUNCHER_SHAPES, normalizeOrigin, SESSION_STATUSES, SKILL_SHAPE, WIDGET_POSITIONS } from '../widget-catalog';
 
 /** Origins are compared lowercased without a trailing slash, so they are stored that way. */
@@ -160,7 +160,7 @@ export class ListWidgetSessionsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Widget key id' })
   @IsOptional()
-  @Type(() => Number)
+  @queryInteger()
   @IsInt({ message: 'The key field must be a widget key id.' })
   @Min(1, { message: 'The key field must be a widget key id.' })
   @Max(ROW_ID_MAX, { message: 'The key field must be a widget key id.' })
