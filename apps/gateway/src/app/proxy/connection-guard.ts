@@ -39,8 +39,10 @@ function flushedBytes(socket: Socket): number {
  *   and one more cuts the connection (a client that pipelines that far is not waiting for answers).
  * - No answer stuck on a client that does not read: while the connection has output the kernel
  *   will not take and none of it is taken for `sendTimeoutMs`, the connection is cut, which cancels
- *   the request's upstream side and gives its slot back. A slow reader that takes any bytes keeps
- *   its connection; an answer waiting for its upstream has no output and is not timed here.
+ *   the request's upstream side and gives its slot back. Progress is what the kernel accepts, and it
+ *   frees send-buffer room in steps (up to half its buffer), so a reader keeps its connection while
+ *   it drains such a step within the timeout; one slower than that on a large answer is cut while
+ *   still reading. An answer waiting for its upstream has no output and is not timed here.
  * - Waiting requests of a connection that closes are dropped, never started.
  */
 export class ConnectionGuard {
