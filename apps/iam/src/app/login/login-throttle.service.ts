@@ -33,15 +33,15 @@ export class LoginThrottle {
     try {
       found = await check();
     } finally {
-      await this.counter.settle(budgets, found !== null);
+      await this.counter.settle(budgets, found != null);
     }
     return found ?? 'invalid';
   }
 
   private budgets(account: string, ip: string): AttemptBudget[] {
     return [
-      { key: `login:attempts:acct:${this.hasher.lookupKey(account.trim().toLowerCase())}`, limit: this.config.get('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT'), onSuccess: 'clear' },
-      { key: `login:attempts:ip:${ip}`, limit: this.config.get('IAM_LOGIN_MAX_FAILURES_PER_IP'), onSuccess: 'refund' },
+      { key: `login:budget:acct:${this.hasher.lookupKey(account.trim().toLowerCase())}`, limit: this.config.get('IAM_LOGIN_MAX_FAILURES_PER_ACCOUNT'), onSuccess: 'clear' },
+      { key: `login:budget:ip:${ip}`, limit: this.config.get('IAM_LOGIN_MAX_FAILURES_PER_IP'), onSuccess: 'refund' },
     ];
   }
 }
