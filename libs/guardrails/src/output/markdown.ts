@@ -167,10 +167,11 @@ const BREAKS = /[\s\u0000-\u001f\u007f-\u009f]+/gu;
 /** Characters that start inline markup (code, emphasis, links, wikilinks, HTML, entities, tables, headings) anywhere. */
 const INLINE_MARKUP = /[\\`*_~[\]<>&|#]/g;
 /**
- * What makes GFM's autolink extension link bare text: a scheme's `://` and a `www.` host. Escaping
+ * What makes GFM's autolink extension link bare text: a scheme's `://` and a `www.` host (after any
+ * character but a letter or digit, `_` included: GFM reads the raw source there). Escaping
  * the colon or the dot (a backslash escape renders as the character) leaves nothing for it to match.
  */
-const AUTOLINK_START = /:(?=\/\/)|\bwww\./gi;
+const AUTOLINK_START = /:(?=\/\/)|(?<![a-z0-9])www\./gi;
 /** A block marker at the start of a line: list bullets, an ordered-list number, a setext underline. */
 const BLOCK_START = /^([-+=]|\d{1,9}[.)])/;
 

@@ -87,6 +87,7 @@ describe('markdownLiteral', () => {
     expect(['- x', '+ x', '=== x', '12. x', '3) x', '> x', 'a - b', 'v1.2'].map(markdownLiteral)).toEqual(['\\- x', '\\+ x', '\\=== x', '12\\. x', '3\\) x', '\\> x', 'a - b', 'v1.2']);
     // Bare URLs GFM would autolink: the colon of a scheme and the dot after www are escaped.
     expect(markdownLiteral('Sign in at https://evil.example/reset or WWW.evil.example, see ftp://x')).toBe('Sign in at https\\://evil.example/reset or WWW\\.evil.example, see ftp\\://x');
+    expect(markdownLiteral('_www.evil.example_ (www.a.example) awww.b')).toBe('\\_www\\.evil.example\\_ (www\\.a.example) awww.b');
     // Plain titles stay as they are.
     expect(markdownLiteral('Key rotation (2026): policy, notes!')).toBe('Key rotation (2026): policy, notes!');
   });
