@@ -9,6 +9,9 @@ import { ClientUploads, TooManyUploadsError } from './client-uploads';
 import { clientAddress, clientResponseHeaders, expectsContinue, TrustedProxies, UPSTREAM_MAX_HEADER_BYTES, upstreamHeaderBytes, unsendableReason, upstreamRequestHeaders } from './forward-headers';
 import { sendProblem } from './problem';
 import { ReadAheadBudget, ReadAheadBudgetSpentError } from './read-ahead-budget';
+
+/** Bodies declared this small are never refused for the read-ahead budget (see forward). */
+export const SMALL_BODY_BYTES = 2048;
 import { matchRoute, matchUpstreamHealth, Route } from './route-table';
 import { SlotWaitAbortedError, SlotWaitTimeoutError, UpstreamSlots } from './upstream-slots';
 
@@ -244,7 +247,12 @@ export class ProxyService implements OnApplicationShutdown {
     try {
       // What is read ahead counts against one budget for all requests: a body that does not fit is
       // answered 503 at once (and read and dropped), a client expecting 100 Continue getting none.
-      if (body) readingAhead = this.readAhead.reserve(Math.min(declared ?? Infinity, this.options.bodyBufferBytes + 1));
+      // A declared body of at most SMALL_BODY_BYTES is not counted: it costs nothing beyond the
+      // bytes Node reads of every connection anyway, and a client holding the budget with large
+      // bodies trickled in must not turn away sign-ins and token requests.
+      if (body && !(declared !== undefined && declared <= SMALL_BODY_BYTES)) {
+        readingAhead = this.readAhead.reserve(Math.min(declared ?? Infinity, this.options.bodyBufferBytes + 1));
+      }
       // A body is read ahead before the request takes one of the upstream's connection slots: whole when it is no
       // larger than the buffer, else its first bufferBytes. A client that sends slowly or not at all (a byte every
       // few seconds, or a declared body that never starts) then holds no slot while it does, only its own
