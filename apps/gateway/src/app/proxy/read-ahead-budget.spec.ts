@@ -22,4 +22,13 @@ describe('ReadAheadBudget', () => {
     release();
     expect(budget.usedBytes).toBe(0);
   });
+
+  it('counts a share of NaN bytes as the whole budget, so refusals keep working', () => {
+    const budget = new ReadAheadBudget(100);
+    const release = budget.reserve(Number.NaN);
+    expect(budget.usedBytes).toBe(100);
+    expect(() => budget.reserve(1)).toThrow(ReadAheadBudgetSpentError);
+    release();
+    expect(budget.usedBytes).toBe(0);
+  });
 });

@@ -28,7 +28,8 @@ export class ReadAheadBudget {
 
   /** A release function (safe to call more than once) once `bytes` are reserved; throws ReadAheadBudgetSpentError when they do not fit. */
   reserve(bytes: number): () => void {
-    const share = Math.max(0, Math.min(bytes, this.capacity));
+    // NaN would make `used` NaN and no later request would ever be refused: counted as the whole budget.
+    const share = Number.isNaN(bytes) ? this.capacity : Math.max(0, Math.min(bytes, this.capacity));
     if (this.used + share > this.capacity) throw new ReadAheadBudgetSpentError();
     this.used += share;
     let released = false;
