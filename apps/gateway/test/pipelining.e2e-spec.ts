@@ -3,6 +3,7 @@ import { connect, Socket, type AddressInfo } from 'node:net';
 import { RunningService } from '@platform/testing';
 import { MAX_PIPELINED_WAITING } from '../src/app/proxy/mount-proxy';
 import { startGatewayOver } from './gateway-over';
+import { eventually, withGuard } from './hang-guard';
 
 /**
  * Pipelining and clients that do not read, on raw sockets: whatever a connection does, every
@@ -13,7 +14,6 @@ import { startGatewayOver } from './gateway-over';
 const CONNECTIONS = 4;
 const SEND_TIMEOUT_MS = 400;
 /** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
-const HANG_GUARD_MS = 10_000;
 
 interface Upstream {
   server: Server;
@@ -57,21 +57,7 @@ async function startUpstream(): Promise<Upstream> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, big, slow };
 }
 
-function withGuard<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${what}`)), HANG_GUARD_MS)));
-  return Promise.race([p, guard]).finally(() => clearTimeout(timer));
-}
 
-/** Polls until `check` holds (the hang guard fails the test otherwise). */
-function eventually(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  return withGuard(
-    what,
-    (async () => {
-      while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-    })(),
-  );
-}
 
 describe('gateway: pipelining and clients that do not read', () => {
   let upstream: Upstream;

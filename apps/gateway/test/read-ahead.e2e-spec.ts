@@ -2,6 +2,7 @@ import { createServer, get, request, Server, ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { RunningService } from '@platform/testing';
 import { startGatewayOver } from './gateway-over';
+import { eventually, withGuard } from './hang-guard';
 
 /**
  * Request bodies read ahead by the gateway (before they take an upstream connection) count
@@ -15,22 +16,8 @@ const BUFFER = 1024;
 const BUDGET = 3 * (BUFFER + 1) + 10;
 const BODY = 4096;
 /** A hang guard only (a wedged gateway fails the test instead of stalling it), never a timing assertion. */
-const HANG_GUARD_MS = 10_000;
 
-function withGuard<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hung: ${what}`)), HANG_GUARD_MS)));
-  return Promise.race([p, guard]).finally(() => clearTimeout(timer));
-}
 
-function eventually(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  return withGuard(
-    what,
-    (async () => {
-      while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-    })(),
-  );
-}
 
 describe('gateway: one budget for request bodies read ahead', () => {
   let upstream: Server;
